@@ -1,0 +1,22 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { BrandModule } from './brand/brand.module';
+import type { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { AllExceptionsFilter } from './errors/all-exceptions.filter';
+import { HealthModule } from './health/health.module';
+import { LocaleModule } from './locale/locale.module';
+import { LoggingModule } from './logging/logging.module';
+import { SessionModule } from './session/session.module';
+
+@Module({})
+export class AppModule {
+  /** The configuration is parsed before Nest starts (main.ts), so a bad one never half-starts the app. */
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [ConfigModule.forRoot(config), LoggingModule, LocaleModule, SessionModule, BrandModule, HealthModule],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+    };
+  }
+}

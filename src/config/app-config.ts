@@ -1,0 +1,44 @@
+import type { Brand } from '../brand/brand';
+import type { BrandDirectory } from '../brand/brand-directory';
+import type { AppEnv, ServiceBases } from './environment';
+
+export type SessionStoreConfig =
+  | { readonly kind: 'sqlite'; readonly file: string }
+  | { readonly kind: 'redis'; readonly url: string };
+
+export type IdpMode = 'embedded' | 'external';
+
+export interface IdpConfig {
+  readonly mode: IdpMode;
+  /** The OpenID Connect issuer; Okta's `https://<org>/oauth2/default` in qa and prod. */
+  readonly issuer: string;
+  /** This service's own confidential client at the IdP. */
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+/** Everything the service reads from its environment, parsed and checked once at start (see config.schema.ts). */
+export interface AppConfig {
+  readonly env: AppEnv;
+  readonly http: {
+    readonly host: string;
+    readonly port: number;
+    /** This service's public origin without a trailing slash, e.g. `http://localhost:3333`. */
+    readonly publicUrl: string;
+    /** Number of reverse proxies in front of the service whose X-Forwarded-For is trusted. */
+    readonly trustProxy: number;
+  };
+  readonly services: ServiceBases;
+  readonly dataDir: string;
+  readonly sessionStore: SessionStoreConfig;
+  /** Key for HMAC of session ids at rest, so that a copy of the store yields no usable `si`. */
+  readonly sessionSecret: string;
+  readonly idp: IdpConfig;
+  readonly brands: BrandDirectory;
+  readonly log: { readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+}
+
+/** Injection token for the parsed configuration. */
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export type { Brand };

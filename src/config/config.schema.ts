@@ -1,0 +1,200 @@
+import * as path from 'node:path';
+import { z } from 'zod';
+import { BRANDS, Brand } from '../brand/brand';
+import { BrandUrlOverride, ConfigProblem, buildBrandDirectory } from '../brand/brand-directory';
+import type { AppConfig, IdpMode, SessionStoreConfig } from './app-config';
+import {
+  APP_ENVS,
+  AppEnv,
+  DEVELOPER_SERVICE_BASES,
+  SERVICE_BASE_KEYS,
+  ServiceBases,
+  isDeveloperEnv,
+} from './environment';
+
+/** The raw environment: what process.env holds. */
+export type RawEnv = Readonly<Record<string, string | undefined>>;
+
+/** Thrown when the environment is unusable; its message lists every offending variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly ConfigProblem[]) {
+    super(
+      `Invalid configuration (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
+        problems.map((p) => `  - ${p.key}: ${p.message}`).join('\n'),
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Secrets used only in local and dev. They are public (they are in this file), so qa and prod refuse them.
+ */
+export const DEVELOPER_SECRETS = {
+  SESSION_SECRET: 'local-dev-session-secret-not-for-real-use-0001',
+  IDP_CLIENT_SECRET: 'local-dev-client-secret-not-for-real-use-0001',
+} as const;
+
+export const EMBEDDED_CLIENT_ID = 'collectors-signon';
+const MIN_SECRET_LENGTH = 32;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Schemes a mobile app may not claim: they would turn the redirect policy into an open door. */
+const RESERVED_SCHEMES = new Set([
+  'http', 'https', 'javascript', 'data', 'blob', 'file', 'about', 'vbscript', 'filesystem',
+  'view-source', 'intent', 'ws', 'wss', 'ftp', 'mailto', 'tel', 'chrome', 'content',
+]);
+
+const absoluteHttpUrl = z.string().refine(
+  (v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password && !u.search && !u.hash;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be an absolute http(s) URL without credentials, query or fragment' },
+);
+
+const appScheme = z
+  .string()
+  .regex(/^[a-z][a-z0-9+.-]{1,31}$/, 'must be a lower-case URL scheme such as psacard')
+  .refine((s) => !RESERVED_SCHEMES.has(s), 'is a reserved scheme');
+
+const brandUrlOverride = z.strictObject({
+  baseURL: absoluteHttpUrl.optional(),
+  tokenURL: absoluteHttpUrl.optional(),
+  localURL: absoluteHttpUrl.optional(),
+  appScheme: appScheme.optional(),
+  handoff: z.enum(['tokens-in-url', 'handoff-code']).optional(),
+});
+
+function describe(error: z.ZodError): string {
+  return error.issues
+    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+}
+
+/**
+ * Parses the environment once. Every problem is collected before failing, so an operator fixes them all
+ * in one go. qa and prod get no defaults for secrets, addresses or the IdP (DESIGN.md "Configuration").
+ */
+export function parseConfig(raw: RawEnv): AppConfig {
+  const problems: ConfigProblem[] = [];
+  const read = <T>(key: string, schema: z.ZodType<T>, fallback: T): T => {
+    const value = raw[key];
+    if (value === undefined || value === '') return fallback;
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    problems.push({ key, message: describe(result.error) });
+    return fallback;
+  };
+  /** A value that qa and prod must set explicitly. */
+  const required = <T>(key: string, schema: z.ZodType<T>, developerDefault: T | undefined): T | undefined => {
+    const value = raw[key];
+    if (value === undefined || value === '') {
+      if (developerDefault !== undefined && developer) return developerDefault;
+      problems.push({ key, message: `is required in ${env}` });
+      return undefined;
+    }
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    problems.push({ key, message: describe(result.error) });
+    return undefined;
+  };
+
+  const envResult = z.enum(APP_ENVS).safeParse(raw.APP_ENV ?? 'local');
+  if (!envResult.success) {
+    problems.push({ key: 'APP_ENV', message: `must be one of ${APP_ENVS.join(', ')} (got "${String(raw.APP_ENV).slice(0, 40)}")` });
+  }
+  const env: AppEnv = envResult.success ? envResult.data : 'prod'; // judge the rest by the strictest rules
+  const developer = isDeveloperEnv(env);
+  const secureUrl = developer
+    ? absoluteHttpUrl
+    : absoluteHttpUrl.refine((v) => v.startsWith('https://'), { message: `must use https in ${env}` });
+
+  const port = read('PORT', z.coerce.number().int().min(1).max(65535), 3333);
+  const host = read('HOST', z.string().min(1), developer ? '127.0.0.1' : '0.0.0.0');
+  const publicUrl = required('PUBLIC_URL', secureUrl, `http://localhost:${port}`)?.replace(/\/$/, '') ?? '';
+  const trustProxy = read('TRUST_PROXY', z.coerce.number().int().min(0).max(10), 0);
+  const dataDir = path.resolve(read('DATA_DIR', z.string().min(1), './data'));
+
+  const services = Object.fromEntries(
+    (Object.keys(SERVICE_BASE_KEYS) as (keyof ServiceBases)[]).map((name) => [
+      name,
+      required(SERVICE_BASE_KEYS[name], secureUrl, DEVELOPER_SERVICE_BASES[name])?.replace(/\/$/, '') ?? '',
+    ]),
+  ) as unknown as ServiceBases;
+
+  const storeKind = read('SESSION_STORE', z.enum(['sqlite', 'redis']), 'sqlite');
+  let sessionStore: SessionStoreConfig = { kind: 'sqlite', file: path.join(dataDir, 'sessions.sqlite') };
+  if (storeKind === 'redis') {
+    const url = raw.REDIS_URL;
+    if (!url) problems.push({ key: 'REDIS_URL', message: 'is required when SESSION_STORE=redis' });
+    else if (!/^rediss?:\/\/[^\s]+$/.test(url)) problems.push({ key: 'REDIS_URL', message: 'must be a redis:// or rediss:// URL' });
+    else sessionStore = { kind: 'redis', url };
+  }
+
+  const secret = (key: keyof typeof DEVELOPER_SECRETS): string => {
+    const value = raw[key];
+    if (!value) {
+      if (developer) return DEVELOPER_SECRETS[key];
+      problems.push({ key, message: `is required in ${env}` });
+      return '';
+    }
+    if (!developer && value === DEVELOPER_SECRETS[key]) {
+      problems.push({ key, message: `must not be the public developer default in ${env}` });
+    } else if (!developer && value.length < MIN_SECRET_LENGTH) {
+      problems.push({ key, message: `must be at least ${MIN_SECRET_LENGTH} characters in ${env}` });
+    }
+    return value;
+  };
+  const sessionSecret = secret('SESSION_SECRET');
+
+  const idpMode: IdpMode = read('IDP_MODE', z.enum(['embedded', 'external']), developer ? 'embedded' : 'external');
+  if (idpMode === 'embedded' && !developer) {
+    // The embedded IdP seeds demo users with published passwords: never outside local and dev.
+    problems.push({ key: 'IDP_MODE', message: `embedded is only allowed in local and dev, not ${env}` });
+  }
+  const embedded = idpMode === 'embedded';
+  const issuer = embedded
+    ? read('IDP_ISSUER', secureUrl, `${publicUrl}/oauth2/default`).replace(/\/$/, '')
+    : (required('IDP_ISSUER', secureUrl, undefined)?.replace(/\/$/, '') ?? '');
+  const clientId = embedded
+    ? read('IDP_CLIENT_ID', z.string().min(1).max(200), EMBEDDED_CLIENT_ID)
+    : (required('IDP_CLIENT_ID', z.string().min(1).max(200), undefined) ?? '');
+  const clientSecret = embedded && !raw.IDP_CLIENT_SECRET ? DEVELOPER_SECRETS.IDP_CLIENT_SECRET : secret('IDP_CLIENT_SECRET');
+
+  let overrides: Partial<Record<Brand, BrandUrlOverride>> = {};
+  if (raw.BRAND_URLS) {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.BRAND_URLS);
+    } catch {
+      problems.push({ key: 'BRAND_URLS', message: 'must be a JSON object keyed by brand code' });
+    }
+    if (json !== undefined) {
+      const parsed = z.partialRecord(z.enum(BRANDS), brandUrlOverride).safeParse(json);
+      if (parsed.success) overrides = parsed.data;
+      else problems.push({ key: 'BRAND_URLS', message: describe(parsed.error) });
+    }
+  }
+
+  const log = { level: read('LOG_LEVEL', z.enum(LOG_LEVELS), 'info') };
+
+  const { directory, problems: brandProblems } = buildBrandDirectory({ env, services, publicUrl, overrides });
+  problems.push(...brandProblems);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    env,
+    http: { host, port, publicUrl, trustProxy },
+    services,
+    dataDir,
+    sessionStore,
+    sessionSecret,
+    idp: { mode: idpMode, issuer, clientId, clientSecret },
+    brands: directory,
+    log,
+  };
+}

@@ -1,0 +1,19 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/**
+ * The project root (the folder with package.json), found from this file whether it runs from src/
+ * under ts-jest/swc or from dist/src after a build. locales/ and static assets are resolved from it.
+ */
+function findProjectRoot(start: string): string {
+  let dir = start;
+  for (;;) {
+    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'locales'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`no project root (package.json and locales/) above ${start}`);
+    dir = parent;
+  }
+}
+
+export const PROJECT_ROOT = findProjectRoot(__dirname);
+export const LOCALES_DIR = path.join(PROJECT_ROOT, 'locales');

@@ -1,0 +1,93 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { I18nContext } from 'nestjs-i18n';
+import { PinoLogger } from 'nestjs-pino';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { redactUrl } from '../logging/redaction';
+import { AppError } from './app-error';
+
+export interface ErrorBody {
+  readonly statusCode: number;
+  readonly error: string;
+  readonly message: string;
+  readonly correlationId: string;
+  readonly stack?: string;
+}
+
+/**
+ * The last-resort handler (ASVS 5.0 16.5.4): known errors become a clean status and message; anything
+ * else becomes a bare 500. Every error carries the request's correlation id, which is also logged.
+ * Stacks appear in responses only in the local environment.
+ */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly logger: PinoLogger,
+  ) {
+    this.logger.setContext(AllExceptionsFilter.name);
+  }
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request & { id?: unknown }>();
+    const res = http.getResponse<Response>();
+    const correlationId = String(req.id ?? '');
+    const body = this.localize(this.describe(exception, correlationId), host);
+    if (body.statusCode >= 500) {
+      this.logger.error({ err: exception, correlationId }, 'unhandled error');
+    } else {
+      this.logger.warn({ correlationId, status: body.statusCode, error: body.error, message: body.message }, 'request rejected');
+    }
+    if (res.headersSent) return;
+    res.status(body.statusCode).setHeader('Cache-Control', 'no-store').json(body);
+  }
+
+  /**
+   * The collector reads the message in their language (§1). BadRequest keeps its specific text,
+   * which names the offending field.
+   */
+  private localize(body: ErrorBody, host: ArgumentsHost): ErrorBody {
+    if (body.error === 'BadRequest') return body;
+    const i18n = I18nContext.current(host);
+    const key = `common.errors.${body.error}`;
+    const text = i18n?.t(key);
+    return typeof text === 'string' && text !== key ? { ...body, message: text } : body;
+  }
+
+  private describe(exception: unknown, correlationId: string): ErrorBody {
+    // Local only, and with query values redacted: Nest's 404 text quotes the URL, which may carry `t`.
+    const stack =
+      this.config.env === 'local' && exception instanceof Error && exception.stack
+        ? { stack: exception.stack.replace(/\S*\?\S*/g, (m) => redactUrl(m)) }
+        : {};
+    if (exception instanceof AppError) {
+      return { statusCode: exception.status, error: exception.code, message: exception.message, correlationId, ...stack };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const response = exception.getResponse();
+      const message =
+        typeof response === 'object' && response !== null && 'message' in response
+          ? ([] as unknown[]).concat((response as { message: unknown }).message).map(String).join('; ')
+          : exception.message;
+      const error = HttpStatus[status] ? toTitle(HttpStatus[status]) : 'Error';
+      return { statusCode: status, error, message, correlationId, ...stack };
+    }
+    return {
+      statusCode: 500,
+      error: 'InternalServerError',
+      message: 'Something went wrong on our side. Quote the correlation id when you contact support.',
+      correlationId,
+      ...stack,
+    };
+  }
+}
+
+function toTitle(constant: string): string {
+  return constant
+    .toLowerCase()
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+}

@@ -1,0 +1,28 @@
+/**
+ * Errors the service knows how to explain. Each code is data: its HTTP status lives in one table and
+ * its message is safe to show (no secrets, no input echoed back).
+ */
+export const ERROR_STATUS = {
+  BadRequest: 400,
+  InvalidRedirectUrl: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  TooManyRequests: 429,
+  ServiceUnavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+}

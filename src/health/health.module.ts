@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { HealthController } from './health.controller';
+import { READINESS_CHECKS } from './health.tokens';
+import { ReadinessCheck } from './readiness-check';
+import { idpDiscoveryCheck, sessionStoreCheck } from './readiness-checks';
+
+@Module({
+  controllers: [HealthController],
+  providers: [
+    {
+      provide: READINESS_CHECKS,
+      inject: [APP_CONFIG, SESSION_STORE],
+      useFactory: (config: AppConfig, store: SessionStore): ReadinessCheck[] => [
+        sessionStoreCheck(store),
+        // The embedded IdP runs in this process: if we answer, it does.
+        ...(config.idp.mode === 'external' ? [idpDiscoveryCheck(config.idp.issuer)] : []),
+      ],
+    },
+  ],
+})
+export class HealthModule {}

@@ -1,0 +1,1 @@
+export const READINESS_CHECKS = Symbol('READINESS_CHECKS');

@@ -1,0 +1,69 @@
+import Redis from 'ioredis';
+import { SessionStore, assertValidKey, assertValidTtl } from './session-store';
+
+/** INCR, and start the window on the first increment, atomically. */
+const INCREMENT_SCRIPT = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return n`;
+
+/**
+ * Redis adapter for several instances behind a load balancer. Commands fail fast while Redis is
+ * unreachable (no offline queue, one retry), so a request gets a clear error instead of hanging.
+ */
+export class RedisSessionStore implements SessionStore {
+  readonly kind = 'redis' as const;
+  private readonly client: Redis;
+
+  constructor(url: string, private readonly prefix = 'cs:') {
+    this.client = new Redis(url, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      connectTimeout: 2000,
+      lazyConnect: false,
+    });
+    // Connection errors surface through the commands that fail; without a listener ioredis would
+    // print them to stderr on every reconnect attempt.
+    this.client.on('error', () => undefined);
+  }
+
+  private k(key: string): string {
+    assertValidKey(key);
+    return this.prefix + key;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return (await this.client.get(this.k(key))) ?? undefined;
+  }
+
+  async set(key: string, value: string, ttlSeconds: number): Promise<void> {
+    assertValidTtl(ttlSeconds);
+    await this.client.set(this.k(key), value, 'EX', ttlSeconds);
+  }
+
+  async setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    assertValidTtl(ttlSeconds);
+    return (await this.client.set(this.k(key), value, 'EX', ttlSeconds, 'NX')) === 'OK';
+  }
+
+  async take(key: string): Promise<string | undefined> {
+    return (await this.client.getdel(this.k(key))) ?? undefined;
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.client.del(this.k(key));
+  }
+
+  async increment(key: string, windowSeconds: number): Promise<number> {
+    assertValidTtl(windowSeconds);
+    return Number(await this.client.eval(INCREMENT_SCRIPT, 1, this.k(key), windowSeconds));
+  }
+
+  async ping(): Promise<void> {
+    await this.client.ping();
+  }
+
+  async close(): Promise<void> {
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * The port for shared, short-lived server state: sessions, one-time handoff codes, OIDC login state,
+ * rate-limit counters and single-flight locks (DESIGN.md "Storage"). Two adapters implement it,
+ * SQLite (default, one instance) and Redis (several instances), and both pass one contract suite
+ * (session-store.contract.ts). Values are opaque strings; callers serialise.
+ */
+export interface SessionStore {
+  readonly kind: 'sqlite' | 'redis';
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  /** Stores only when the key is absent (or expired); true when this call stored it. */
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+  /** Reads and deletes in one atomic step, so a one-time value can be taken exactly once. */
+  take(key: string): Promise<string | undefined>;
+  delete(key: string): Promise<void>;
+  /** Adds one to a counter whose window starts at its first increment; returns the new count. */
+  increment(key: string, windowSeconds: number): Promise<number>;
+  /** Resolves when the store answers; used by readiness. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const SESSION_STORE = Symbol('SESSION_STORE');
+
+/** Keys are namespaced by purpose, e.g. `session:…`, `ratelimit:…`; this bounds their size. */
+export const MAX_KEY_LENGTH = 512;
+
+export function assertValidKey(key: string): void {
+  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    throw new RangeError(`store key must be 1-${MAX_KEY_LENGTH} characters`);
+  }
+}
+
+export function assertValidTtl(ttlSeconds: number): void {
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds <= 0) {
+    throw new RangeError('ttlSeconds must be a positive integer');
+  }
+}

@@ -90,7 +90,8 @@ export function buildBrandDirectory(input: BrandDirectoryInput): {
       }
     })();
     const baseURL = trimSlash(o.baseURL ?? derivedBase ?? '');
-    if (!baseURL) {
+    // A derived address that is missing is already reported under its service variable.
+    if (!baseURL && def.home === 'configured') {
       problems.push({ key: `BRAND_URLS.${brand}.baseURL`, message: `required in ${env}` });
     }
     // In developer environments brand redirects land on the local demo brand page unless overridden,

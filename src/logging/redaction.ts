@@ -54,7 +54,7 @@ export function redactUrl(url: string): string {
       return SENSITIVE_QUERY_KEYS.has(key) && eq !== -1 ? `${rawKey}=${REDACTED}` : pair;
     })
     .join('&');
-  return `${url.slice(0, q)}?${redacted}`;
+  return `${url.slice(0, q)}?${redacted}${hashAt === -1 ? '' : url.slice(hashAt)}`;
 }
 
 /**

@@ -1,6 +1,8 @@
 import Redis from 'ioredis';
 import { SessionStore, assertValidKey, assertValidTtl } from './session-store';
 
+const COMMAND_TIMEOUT_MS = 2000;
+
 /** INCR, and start the window on the first increment, atomically. */
 const INCREMENT_SCRIPT = `
 local n = redis.call('INCR', KEYS[1])
@@ -9,7 +11,8 @@ return n`;
 
 /**
  * Redis adapter for several instances behind a load balancer. Commands fail fast while Redis is
- * unreachable (no offline queue, one retry), so a request gets a clear error instead of hanging.
+ * unreachable (a command timeout and one retry), so a request gets a clear error instead of hanging;
+ * ioredis reconnects on its own when Redis returns.
  */
 export class RedisSessionStore implements SessionStore {
   readonly kind = 'redis' as const;
@@ -18,9 +21,9 @@ export class RedisSessionStore implements SessionStore {
   constructor(url: string, private readonly prefix = 'cs:') {
     this.client = new Redis(url, {
       maxRetriesPerRequest: 1,
-      enableOfflineQueue: false,
-      connectTimeout: 2000,
-      lazyConnect: false,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      connectTimeout: COMMAND_TIMEOUT_MS,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
     });
     // Connection errors surface through the commands that fail; without a listener ioredis would
     // print them to stderr on every reconnect attempt.
@@ -64,6 +67,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async close(): Promise<void> {
-    await this.client.quit().catch(() => this.client.disconnect());
+    if (this.client.status === 'ready') await this.client.quit().catch(() => undefined);
+    this.client.disconnect();
   }
 }

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// Makes sure the programs the tests start are installed (README: `npm test` needs nothing else).
+// It installs Debian's packages when they are missing and we may (root with apt-get); otherwise it
+// stops with a message that says what to install. Tests are never skipped for a missing program.
+'use strict';
+const { execFileSync, spawnSync } = require('node:child_process');
+
+/** program on PATH -> Debian package that provides it */
+const REQUIRED = [{ program: 'redis-server', pkg: 'redis-server', why: 'session-store contract tests (Redis adapter)' }];
+
+function has(program) {
+  return spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
+}
+
+const missing = REQUIRED.filter((r) => !has(r.program));
+if (missing.length === 0) process.exit(0);
+
+const pkgs = missing.map((m) => m.pkg);
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+const explain = missing.map((m) => `  - ${m.program} (Debian package ${m.pkg}): ${m.why}`).join('\n');
+
+if (!isRoot || !has('apt-get')) {
+  process.stderr.write(
+    `The tests need programs that are not installed:\n${explain}\n` +
+      `Install them (for example: sudo apt-get install -y ${pkgs.join(' ')}) and run npm test again.\n`,
+  );
+  process.exit(1);
+}
+
+process.stdout.write(`Installing test prerequisites: ${pkgs.join(', ')}\n`);
+try {
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], { stdio: 'inherit', env });
+} catch {
+  process.stderr.write(`Could not install ${pkgs.join(', ')} with apt-get. The tests need:\n${explain}\n`);
+  process.exit(1);
+}
+const still = missing.filter((m) => !has(m.program));
+if (still.length > 0) {
+  process.stderr.write(`Installed, but still not on PATH: ${still.map((m) => m.program).join(', ')}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,120 @@
+import { productionEnv } from '../../test/support/test-config';
+import { ConfigError, DEVELOPER_SECRETS, RawEnv, parseConfig } from './config.schema';
+
+function problemsOf(env: RawEnv): string[] {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems.map((p) => p.key);
+    throw error;
+  }
+  return [];
+}
+
+function withRemoved(env: Record<string, string>, ...keys: string[]): RawEnv {
+  const copy: Record<string, string> = { ...env };
+  for (const k of keys) delete copy[k];
+  return copy;
+}
+
+describe(parseConfig.name, () => {
+  it('starts in local with the embedded defaults and no variables at all', () => {
+    const config = parseConfig({});
+    expect(config.env).toBe('local');
+    expect(config.http).toEqual({ host: '127.0.0.1', port: 3333, publicUrl: 'http://localhost:3333', trustProxy: 0 });
+    expect(config.idp).toEqual({
+      mode: 'embedded',
+      issuer: 'http://localhost:3333/oauth2/default',
+      clientId: 'collectors-signon',
+      clientSecret: DEVELOPER_SECRETS.IDP_CLIENT_SECRET,
+    });
+    expect(config.sessionStore).toEqual({ kind: 'sqlite', file: expect.stringMatching(/data\/sessions\.sqlite$/) });
+    expect(config.services.grading).toBe('https://dev.psacard.com');
+  });
+
+  it('local and dev share their service addresses (§1)', () => {
+    expect(parseConfig({ APP_ENV: 'dev' }).services).toEqual(parseConfig({ APP_ENV: 'local' }).services);
+  });
+
+  it('follows PORT in the default public URL and issuer', () => {
+    const config = parseConfig({ PORT: '4000' });
+    expect(config.http.publicUrl).toBe('http://localhost:4000');
+    expect(config.idp.issuer).toBe('http://localhost:4000/oauth2/default');
+  });
+
+  it('accepts a complete prod environment', () => {
+    const config = parseConfig(productionEnv());
+    expect(config.env).toBe('prod');
+    expect(config.http.host).toBe('0.0.0.0');
+    expect(config.idp.mode).toBe('external');
+    expect(config.services.grading).toBe('https://www.psacard.com');
+  });
+
+  const rejected: [string, RawEnv, string[]][] = [
+    ['an unknown APP_ENV', { APP_ENV: 'staging' }, ['APP_ENV']],
+    ['a bad port', { PORT: '70000' }, ['PORT']],
+    ['a non-numeric port', { PORT: 'http' }, ['PORT']],
+    ['an unknown store', { SESSION_STORE: 'memcached' }, ['SESSION_STORE']],
+    ['redis without a URL', { SESSION_STORE: 'redis' }, ['REDIS_URL']],
+    ['redis with a bad URL', { SESSION_STORE: 'redis', REDIS_URL: 'http://x' }, ['REDIS_URL']],
+    ['an unknown log level', { LOG_LEVEL: 'loud' }, ['LOG_LEVEL']],
+    ['a public URL with credentials', { PUBLIC_URL: 'https://a:b@x.com' }, ['PUBLIC_URL']],
+    ['a relative service URL', { GRADING_BASE_URL: 'psacard.com' }, ['GRADING_BASE_URL']],
+    ['brand URLs that are not JSON', { BRAND_URLS: '{pcgs:' }, ['BRAND_URLS']],
+    ['brand URLs for an unknown brand', { BRAND_URLS: '{"netflix":{"baseURL":"https://n.com"}}' }, ['BRAND_URLS']],
+    ['an unknown brand URL field', { BRAND_URLS: '{"pcgs":{"baseUrl":"https://n.com"}}' }, ['BRAND_URLS']],
+    ['a javascript app scheme', { BRAND_URLS: '{"psamobile":{"appScheme":"javascript"}}' }, ['BRAND_URLS']],
+    ['an https app scheme', { BRAND_URLS: '{"psamobile":{"appScheme":"https"}}' }, ['BRAND_URLS']],
+    ['an external IdP without issuer and client', { IDP_MODE: 'external' }, ['IDP_ISSUER', 'IDP_CLIENT_ID', 'IDP_CLIENT_SECRET'].slice(0, 2)],
+  ];
+  it.each(rejected)('stops on %s, naming it', (_name, env, keys) => {
+    expect(problemsOf(env)).toEqual(expect.arrayContaining(keys));
+  });
+
+  it('lists every missing qa/prod variable at once, with no silent defaults', () => {
+    for (const appEnv of ['qa', 'prod']) {
+      const keys = problemsOf({ APP_ENV: appEnv });
+      expect(keys).toEqual(
+        expect.arrayContaining([
+          'PUBLIC_URL',
+          'GRADING_BASE_URL',
+          'GRADING_JAPAN_BASE_URL',
+          'CID_ROUTER_BASE_URL',
+          'POWERPACKS_BASE_URL',
+          'SESSION_SECRET',
+          'IDP_ISSUER',
+          'IDP_CLIENT_ID',
+          'IDP_CLIENT_SECRET',
+          'BRAND_URLS.pcgs.baseURL',
+          'BRAND_URLS.goldin.baseURL',
+          'BRAND_URLS.psamobile.appScheme',
+        ]),
+      );
+    }
+  });
+
+  it('the error message names each variable and its problem', () => {
+    expect(() => parseConfig({ APP_ENV: 'staging', PORT: 'x' })).toThrow(
+      /Invalid configuration \(\d+ problems\):[\s\S]*APP_ENV: must be one of local, dev, qa, prod \(got "staging"\)[\s\S]*PORT:/,
+    );
+  });
+
+  const prodRejected: [string, RawEnv, string][] = [
+    ['the public developer session secret', { ...productionEnv(), SESSION_SECRET: DEVELOPER_SECRETS.SESSION_SECRET }, 'SESSION_SECRET'],
+    ['a short session secret', { ...productionEnv(), SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
+    ['a short client secret', { ...productionEnv(), IDP_CLIENT_SECRET: 'short' }, 'IDP_CLIENT_SECRET'],
+    ['a plain-http public URL', { ...productionEnv(), PUBLIC_URL: 'http://signin.collectors.com' }, 'PUBLIC_URL'],
+    ['a plain-http issuer', { ...productionEnv(), IDP_ISSUER: 'http://login.collectors.com/oauth2/default' }, 'IDP_ISSUER'],
+    ['the embedded IdP', { ...productionEnv(), IDP_MODE: 'embedded' }, 'IDP_MODE'],
+    ['a missing grading address', withRemoved(productionEnv(), 'GRADING_BASE_URL'), 'GRADING_BASE_URL'],
+    ['a missing session secret', withRemoved(productionEnv(), 'SESSION_SECRET'), 'SESSION_SECRET'],
+  ];
+  it.each(prodRejected)('prod refuses %s', (_name, env, key) => {
+    expect(problemsOf(env)).toEqual([key]);
+  });
+
+  it('qa is as strict as prod', () => {
+    expect(problemsOf({ ...productionEnv('qa'), IDP_MODE: 'embedded' })).toEqual(['IDP_MODE']);
+    expect(problemsOf(productionEnv('qa'))).toEqual([]);
+  });
+});

@@ -1,0 +1,95 @@
+import type { SessionStore } from './session-store';
+
+/**
+ * One behaviour, two adapters: every SessionStore implementation runs these cases.
+ * `advance` moves the store's clock (or waits, for Redis, whose clock we do not own).
+ */
+export function describeSessionStoreContract(
+  name: string,
+  setup: () => Promise<{ store: SessionStore; advance: (seconds: number) => Promise<void> }>,
+): void {
+  describe(`SessionStore contract: ${name}`, () => {
+    let store: SessionStore;
+    let advance: (seconds: number) => Promise<void>;
+    let n = 0;
+    const key = (label: string) => `test:${label}:${process.pid}:${++n}:${Date.now()}`;
+
+    beforeAll(async () => {
+      ({ store, advance } = await setup());
+    });
+    afterAll(async () => {
+      await store.close();
+    });
+
+    it('answers a ping', async () => {
+      await expect(store.ping()).resolves.toBeUndefined();
+    });
+
+    it('stores, reads, overwrites and deletes', async () => {
+      const k = key('rw');
+      expect(await store.get(k)).toBeUndefined();
+      await store.set(k, 'one', 60);
+      expect(await store.get(k)).toBe('one');
+      await store.set(k, 'two', 60);
+      expect(await store.get(k)).toBe('two');
+      await store.delete(k);
+      expect(await store.get(k)).toBeUndefined();
+      await expect(store.delete(k)).resolves.toBeUndefined();
+    });
+
+    it('keeps any string value intact', async () => {
+      const k = key('unicode');
+      const value = JSON.stringify({ s: 'é✓日本\u0000\n"', big: 'x'.repeat(10_000) });
+      await store.set(k, value, 60);
+      expect(await store.get(k)).toBe(value);
+    });
+
+    it('forgets a value after its time to live', async () => {
+      const k = key('ttl');
+      await store.set(k, 'v', 1);
+      await advance(1.2);
+      expect(await store.get(k)).toBeUndefined();
+    });
+
+    it('setIfAbsent stores once, and again after expiry', async () => {
+      const k = key('nx');
+      expect(await store.setIfAbsent(k, 'first', 1)).toBe(true);
+      expect(await store.setIfAbsent(k, 'second', 1)).toBe(false);
+      expect(await store.get(k)).toBe('first');
+      await advance(1.2);
+      expect(await store.setIfAbsent(k, 'third', 60)).toBe(true);
+      expect(await store.get(k)).toBe('third');
+    });
+
+    it('take returns a value exactly once, even to concurrent callers', async () => {
+      const k = key('take');
+      await store.set(k, 'code', 60);
+      const results = await Promise.all(Array.from({ length: 10 }, () => store.take(k)));
+      expect(results.filter((r) => r === 'code')).toHaveLength(1);
+      expect(await store.get(k)).toBeUndefined();
+      expect(await store.take(key('missing'))).toBeUndefined();
+    });
+
+    it('take does not return an expired value', async () => {
+      const k = key('take-expired');
+      await store.set(k, 'code', 1);
+      await advance(1.2);
+      expect(await store.take(k)).toBeUndefined();
+    });
+
+    it('increment counts within a window that starts at the first increment', async () => {
+      const k = key('count');
+      const counts = await Promise.all(Array.from({ length: 5 }, () => store.increment(k, 1)));
+      expect([...counts].sort()).toEqual([1, 2, 3, 4, 5]);
+      await advance(1.2);
+      expect(await store.increment(k, 1)).toBe(1);
+    });
+
+    it('refuses empty or oversized keys and non-positive lifetimes', async () => {
+      await expect(store.set('', 'v', 60)).rejects.toThrow(RangeError);
+      await expect(store.get('k'.repeat(600))).rejects.toThrow(RangeError);
+      await expect(store.set(key('ttl0'), 'v', 0)).rejects.toThrow(RangeError);
+      await expect(store.set(key('ttl-frac'), 'v', 1.5)).rejects.toThrow(RangeError);
+    });
+  });
+}

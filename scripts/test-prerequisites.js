@@ -6,7 +6,13 @@
 const { execFileSync, spawnSync } = require('node:child_process');
 
 /** program on PATH -> Debian package that provides it */
-const REQUIRED = [{ program: 'redis-server', pkg: 'redis-server', why: 'session-store contract tests (Redis adapter)' }];
+const REQUIRED = [
+  {
+    program: 'redis-server',
+    pkg: 'redis-server',
+    why: 'session-store contract tests (Redis adapter)',
+  },
+];
 
 function has(program) {
   return spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
@@ -17,7 +23,9 @@ if (missing.length === 0) process.exit(0);
 
 const pkgs = missing.map((m) => m.pkg);
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-const explain = missing.map((m) => `  - ${m.program} (Debian package ${m.pkg}): ${m.why}`).join('\n');
+const explain = missing
+  .map((m) => `  - ${m.program} (Debian package ${m.pkg}): ${m.why}`)
+  .join('\n');
 
 if (!isRoot || !has('apt-get')) {
   process.stderr.write(
@@ -31,13 +39,20 @@ process.stdout.write(`Installing test prerequisites: ${pkgs.join(', ')}\n`);
 try {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], {
+    stdio: 'inherit',
+    env,
+  });
 } catch {
-  process.stderr.write(`Could not install ${pkgs.join(', ')} with apt-get. The tests need:\n${explain}\n`);
+  process.stderr.write(
+    `Could not install ${pkgs.join(', ')} with apt-get. The tests need:\n${explain}\n`,
+  );
   process.exit(1);
 }
 const still = missing.filter((m) => !has(m.program));
 if (still.length > 0) {
-  process.stderr.write(`Installed, but still not on PATH: ${still.map((m) => m.program).join(', ')}\n`);
+  process.stderr.write(
+    `Installed, but still not on PATH: ${still.map((m) => m.program).join(', ')}\n`,
+  );
   process.exit(1);
 }

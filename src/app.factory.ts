@@ -1,28 +1,40 @@
+import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
-import { AppModule } from './app.module';
+import { AppModule, AppModuleOptions } from './app.module';
 import type { AppConfig } from './config/app-config';
+import { isDeveloperEnv } from './config/environment';
 
 /**
  * Builds the configured application; main.ts listens on it and integration tests drive it over HTTP,
  * so both run exactly the same stack.
  */
-export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+export async function createApp(
+  config: AppConfig,
+  options: AppModuleOptions = {},
+): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), {
     bufferLogs: true,
   });
+  configureApp(app, config);
+  return app;
+}
+
+/** Process-wide HTTP settings: logger, proxy trust, security headers. */
+export function configureApp(
+  app: INestApplication & Pick<NestExpressApplication, 'set' | 'disable'>,
+  config: AppConfig,
+): void {
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
   app.use(
     helmet({
-      // The CSP with per-request nonces is set by the page renderer; helmet's default covers the rest.
-      hsts: config.env === 'local' || config.env === 'dev' ? false : undefined,
+      // The CSP with per-request nonces for pages is set by the renderer; helmet's strict default covers the rest.
+      hsts: isDeveloperEnv(config.env) ? false : { maxAge: 31_536_000, includeSubDomains: true },
       referrerPolicy: { policy: 'no-referrer' },
     }),
   );
-  app.enableShutdownHooks();
-  return app;
 }

@@ -6,16 +6,25 @@ import { ConfigModule } from './config/config.module';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { HealthModule } from './health/health.module';
 import { LocaleModule } from './locale/locale.module';
-import { LoggingModule } from './logging/logging.module';
+import { LoggingModule, LoggingOptions } from './logging/logging.module';
 import { SessionModule } from './session/session.module';
+
+export type AppModuleOptions = LoggingOptions;
 
 @Module({})
 export class AppModule {
   /** The configuration is parsed before Nest starts (main.ts), so a bad one never half-starts the app. */
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, options: AppModuleOptions = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [ConfigModule.forRoot(config), LoggingModule, LocaleModule, SessionModule, BrandModule, HealthModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggingModule.forRoot(options),
+        LocaleModule,
+        SessionModule,
+        BrandModule,
+        HealthModule,
+      ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };
   }

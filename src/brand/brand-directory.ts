@@ -92,7 +92,7 @@ export function buildBrandDirectory(input: BrandDirectoryInput): {
     const baseURL = trimSlash(o.baseURL ?? derivedBase ?? '');
     // A derived address that is missing is already reported under its service variable.
     if (!baseURL && def.home === 'configured') {
-      problems.push({ key: `BRAND_URLS.${brand}.baseURL`, message: `required in ${env}` });
+      problems.push({ key: `BRAND_URLS.${brand}.baseURL`, message: `is required in ${env}` });
     }
     // In developer environments brand redirects land on the local demo brand page unless overridden,
     // so the whole journey runs on one machine (issue 4, item 11).
@@ -104,9 +104,13 @@ export function buildBrandDirectory(input: BrandDirectoryInput): {
           : `${baseURL}${def.tokenPath}`;
     const appScheme = o.appScheme ?? (developer ? def.devAppScheme : undefined);
     if (def.clientType === 'mobile-app' && !appScheme) {
-      problems.push({ key: `BRAND_URLS.${brand}.appScheme`, message: `required in ${env} for a mobile app` });
+      problems.push({
+        key: `BRAND_URLS.${brand}.appScheme`,
+        message: `is required in ${env} for a mobile app`,
+      });
     }
-    const handoff: HandoffMode = def.clientType === 'mobile-app' ? 'handoff-code' : (o.handoff ?? def.handoff);
+    const handoff: HandoffMode =
+      def.clientType === 'mobile-app' ? 'handoff-code' : (o.handoff ?? def.handoff);
     const config: BrandConfig = {
       brand,
       companyName: def.companyName,

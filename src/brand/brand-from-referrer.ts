@@ -12,7 +12,8 @@ const PREFERENCE: readonly Brand[] = [...BRANDS.filter((b) => b !== 'grading'), 
  * so only web brands take part. An unparseable or unknown referrer gives undefined.
  */
 export function brandFromReferrer(referrer: unknown, directory: BrandDirectory): Brand | undefined {
-  if (typeof referrer !== 'string' || referrer.length === 0 || referrer.length > 4096) return undefined;
+  if (typeof referrer !== 'string' || referrer.length === 0 || referrer.length > 4096)
+    return undefined;
   let ref: URL;
   try {
     ref = new URL(referrer);
@@ -31,7 +32,8 @@ export function brandFromReferrer(referrer: unknown, directory: BrandDirectory):
     }
     if (base.origin !== ref.origin) continue;
     const basePath = base.pathname.replace(/\/$/, '');
-    const matches = basePath === '' || ref.pathname === basePath || ref.pathname.startsWith(`${basePath}/`);
+    const matches =
+      basePath === '' || ref.pathname === basePath || ref.pathname.startsWith(`${basePath}/`);
     if (matches && (best === undefined || basePath.length > best.length)) {
       best = { brand, length: basePath.length };
     }

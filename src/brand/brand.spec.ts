@@ -1,5 +1,13 @@
 import { testConfig } from '../../test/support/test-config';
-import { BRANDS, Brand, REDIRECT_BRANDS, SOURCE_SITES, faviconPath, isRedirectBrand, logoPath } from './brand';
+import {
+  BRANDS,
+  Brand,
+  REDIRECT_BRANDS,
+  SOURCE_SITES,
+  faviconPath,
+  isRedirectBrand,
+  logoPath,
+} from './brand';
 import { BRAND_DEFINITIONS } from './brand-definitions';
 import { brandFromReferrer } from './brand-from-referrer';
 import { parseBrandParam } from './brand-query';
@@ -7,18 +15,48 @@ import { parseBrandParam } from './brand-query';
 describe('brand enumeration (§3)', () => {
   it('has the 18 codes of the specification', () => {
     expect([...BRANDS].sort()).toEqual(
-      ['collectors', 'grading', 'goldin', 'goldinmobile', 'psa', 'psajapan', 'psamobile', 'pcgs', 'pcgschina', 'pcgsasia', 'pcgseurope', 'lbe', 'cc', 'ccmobile', 'collectorsmobile', 'certifi', 'enterprise', 'powerpacks'].sort(),
+      [
+        'collectors',
+        'grading',
+        'goldin',
+        'goldinmobile',
+        'psa',
+        'psajapan',
+        'psamobile',
+        'pcgs',
+        'pcgschina',
+        'pcgsasia',
+        'pcgseurope',
+        'lbe',
+        'cc',
+        'ccmobile',
+        'collectorsmobile',
+        'certifi',
+        'enterprise',
+        'powerpacks',
+      ].sort(),
     );
   });
 
   it('redirect brands are all but collectors, goldin and goldinmobile', () => {
     expect(REDIRECT_BRANDS).toHaveLength(15);
-    for (const b of ['collectors', 'goldin', 'goldinmobile'] as Brand[]) expect(isRedirectBrand(b)).toBe(false);
+    for (const b of ['collectors', 'goldin', 'goldinmobile'] as Brand[])
+      expect(isRedirectBrand(b)).toBe(false);
     for (const b of REDIRECT_BRANDS) expect(isRedirectBrand(b)).toBe(true);
   });
 
   it('has the source-site labels of §3', () => {
-    expect(SOURCE_SITES).toEqual(['CARDLADDER', 'COLLECTORS', 'COLLECTORS_CORNER', 'GOLDIN', 'LONG_BEACH_EXPO', 'PCGS', 'PSA', 'OTHER', 'WATA']);
+    expect(SOURCE_SITES).toEqual([
+      'CARDLADDER',
+      'COLLECTORS',
+      'COLLECTORS_CORNER',
+      'GOLDIN',
+      'LONG_BEACH_EXPO',
+      'PCGS',
+      'PSA',
+      'OTHER',
+      'WATA',
+    ]);
   });
 });
 
@@ -58,7 +96,8 @@ describe('brand configuration (§3)', () => {
       const brands = testConfig({ APP_ENV: env }).brands;
       for (const b of BRANDS) {
         expect(brands[b].companyName).not.toBe('');
-        for (const url of [brands[b].baseURL, brands[b].tokenURL, brands[b].localURL]) expect(() => new URL(url)).not.toThrow();
+        for (const url of [brands[b].baseURL, brands[b].tokenURL, brands[b].localURL])
+          expect(() => new URL(url)).not.toThrow();
       }
     }
   });
@@ -73,15 +112,23 @@ describe('brand configuration (§3)', () => {
 
   it('in local and dev brand redirects land on the local demo brand page; in prod on the brand site', () => {
     expect(testConfig().brands.pcgs.tokenURL).toBe('http://localhost:3333/demo/brand/pcgs');
-    expect(testConfig({ APP_ENV: 'prod' }).brands.pcgs.tokenURL).toBe('https://www.pcgs.com/auth/signin-callback');
+    expect(testConfig({ APP_ENV: 'prod' }).brands.pcgs.tokenURL).toBe(
+      'https://www.pcgs.com/auth/signin-callback',
+    );
     expect(testConfig({ APP_ENV: 'prod' }).brands.psa.baseURL).toBe('https://www.psacard.com');
-    expect(testConfig({ APP_ENV: 'prod' }).brands.psajapan.baseURL).toBe('https://www.psacard.co.jp');
-    expect(testConfig({ APP_ENV: 'prod' }).brands.collectors.tokenURL).toBe('https://signin.collectors.com/collection');
+    expect(testConfig({ APP_ENV: 'prod' }).brands.psajapan.baseURL).toBe(
+      'https://www.psacard.co.jp',
+    );
+    expect(testConfig({ APP_ENV: 'prod' }).brands.collectors.tokenURL).toBe(
+      'https://signin.collectors.com/collection',
+    );
     expect(testConfig().brands.collectors.localURL).toBe('http://localhost:3333/collection');
   });
 
   it('a brand may opt in to the handoff code for the web', () => {
-    const config = testConfig({ BRAND_URLS: JSON.stringify({ pcgs: { handoff: 'handoff-code' } }) });
+    const config = testConfig({
+      BRAND_URLS: JSON.stringify({ pcgs: { handoff: 'handoff-code' } }),
+    });
     expect(config.brands.pcgs.handoff).toBe('handoff-code');
     expect(config.brands.psa.handoff).toBe('tokens-in-url');
   });
@@ -135,7 +182,12 @@ describe(brandFromReferrer.name, () => {
     ['missing', undefined, prod, undefined],
     ['demo brand page in local', 'http://localhost:3333/demo/brand/pcgs/x', local, 'pcgs'],
     ['own pages in local', 'http://localhost:3333/collection', local, 'collectors'],
-    ['demo path prefix is not a match', 'http://localhost:3333/demo/brand/pcgsx', local, 'collectors'],
+    [
+      'demo path prefix is not a match',
+      'http://localhost:3333/demo/brand/pcgsx',
+      local,
+      'collectors',
+    ],
   ];
   it.each(table)('%s', (_name, referrer, directory, expected) => {
     expect(brandFromReferrer(referrer, directory)).toBe(expected);

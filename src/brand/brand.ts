@@ -29,7 +29,11 @@ export type Brand = (typeof BRANDS)[number];
 export const DEFAULT_BRAND: Brand = 'collectors';
 
 /** §3: redirect brands are every brand except these three, which are handled by their own after-login steps. */
-const NON_REDIRECT_BRANDS: ReadonlySet<Brand> = new Set<Brand>(['collectors', 'goldin', 'goldinmobile']);
+const NON_REDIRECT_BRANDS: ReadonlySet<Brand> = new Set<Brand>([
+  'collectors',
+  'goldin',
+  'goldinmobile',
+]);
 
 export const REDIRECT_BRANDS: readonly Brand[] = BRANDS.filter((b) => !NON_REDIRECT_BRANDS.has(b));
 

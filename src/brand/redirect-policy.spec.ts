@@ -26,11 +26,17 @@ describe('checkRedirectUrl', () => {
       ['https://www.psacard.com', 'https://www.psacard.com/'],
       ['https://www.psacard.com/', 'https://www.psacard.com/'],
       ['https://www.psacard.com/myaccount/orders', 'https://www.psacard.com/myaccount/orders'],
-      ['https://www.psacard.com/cert/12345678?tab=pop#top', 'https://www.psacard.com/cert/12345678?tab=pop#top'],
+      [
+        'https://www.psacard.com/cert/12345678?tab=pop#top',
+        'https://www.psacard.com/cert/12345678?tab=pop#top',
+      ],
       ['https://www.psacard.com:443/x', 'https://www.psacard.com/x'],
       ['HTTPS://WWW.PSACARD.COM/Orders', 'https://www.psacard.com/Orders'],
       ['https://www.psacard.com/a/../b', 'https://www.psacard.com/b'],
-      ['https://www.psacard.com/search?q=a%20b&r=https%3A%2F%2Fevil.com', 'https://www.psacard.com/search?q=a%20b&r=https%3A%2F%2Fevil.com'],
+      [
+        'https://www.psacard.com/search?q=a%20b&r=https%3A%2F%2Fevil.com',
+        'https://www.psacard.com/search?q=a%20b&r=https%3A%2F%2Fevil.com',
+      ],
       ['https://www.psacard.com?.evil.com', 'https://www.psacard.com/?.evil.com'],
       ['https://www.psacard.com#@evil.com', 'https://www.psacard.com/#@evil.com'],
       ['https://www.psacard.com/@evil.com', 'https://www.psacard.com/@evil.com'],
@@ -43,7 +49,10 @@ describe('checkRedirectUrl', () => {
       ['psacard:home', 'psacard:home'],
       ['PSACARD://orders', 'psacard://orders'],
       ['collectors://collection', 'collectors://collection'],
-      ['https://www.psacard.com/' + 'a'.repeat(MAX_REDIRECT_URL_LENGTH - 24), 'https://www.psacard.com/' + 'a'.repeat(MAX_REDIRECT_URL_LENGTH - 24)],
+      [
+        'https://www.psacard.com/' + 'a'.repeat(MAX_REDIRECT_URL_LENGTH - 24),
+        'https://www.psacard.com/' + 'a'.repeat(MAX_REDIRECT_URL_LENGTH - 24),
+      ],
     ];
     it.each(accepted)('%s', (raw, normalised) => {
       expect(checkRedirectUrl(raw, policy)).toEqual({ ok: true, url: normalised });
@@ -53,14 +62,17 @@ describe('checkRedirectUrl', () => {
   describe('rejects every known open-redirect bypass', () => {
     it('has a large, duplicate-free table', () => {
       expect(OPEN_REDIRECT_BYPASSES.length).toBeGreaterThanOrEqual(100);
-      expect(new Set(OPEN_REDIRECT_BYPASSES.map((b) => b.payload)).size).toBe(OPEN_REDIRECT_BYPASSES.length);
+      expect(new Set(OPEN_REDIRECT_BYPASSES.map((b) => b.payload)).size).toBe(
+        OPEN_REDIRECT_BYPASSES.length,
+      );
     });
-    it.each(OPEN_REDIRECT_BYPASSES.map((b) => [JSON.stringify(b.payload).slice(0, 80), b.source, b.payload] as const))(
-      '%s (%s)',
-      (_label, _source, payload) => {
-        expect(checkRedirectUrl(payload, policy).ok).toBe(false);
-      },
-    );
+    it.each(
+      OPEN_REDIRECT_BYPASSES.map(
+        (b) => [JSON.stringify(b.payload).slice(0, 80), b.source, b.payload] as const,
+      ),
+    )('%s (%s)', (_label, _source, payload) => {
+      expect(checkRedirectUrl(payload, policy).ok).toBe(false);
+    });
   });
 
   describe('names why a value was rejected', () => {
@@ -89,13 +101,31 @@ describe('checkRedirectUrl', () => {
   });
 
   describe('properties', () => {
-    const hosts = ['www.psacard.com', 'evil.com', 'psacard.com', 'www.psacard.com.evil.com', 'localhost', '127.0.0.1', 'signin.collectors.com'];
+    const hosts = [
+      'www.psacard.com',
+      'evil.com',
+      'psacard.com',
+      'www.psacard.com.evil.com',
+      'localhost',
+      '127.0.0.1',
+      'signin.collectors.com',
+    ];
     const arbitraryUrlish = fc.oneof(
       fc.string({ unit: 'binary', maxLength: 80 }),
       fc.webUrl({ withQueryParameters: true, withFragments: true }),
       fc
         .tuple(
-          fc.constantFrom('https://', 'http://', '//', '/\\', 'https:', 'HTTPS://', 'psacard://', 'javascript:', ''),
+          fc.constantFrom(
+            'https://',
+            'http://',
+            '//',
+            '/\\',
+            'https:',
+            'HTTPS://',
+            'psacard://',
+            'javascript:',
+            '',
+          ),
           fc.option(fc.constantFrom('user@', 'www.psacard.com@', ':@', '@'), { nil: '' }),
           fc.constantFrom(...hosts),
           fc.option(fc.constantFrom(':443', ':3333', ':80', ':8443'), { nil: '' }),
@@ -111,7 +141,11 @@ describe('checkRedirectUrl', () => {
           if (!decision.ok) return true;
           const url = new URL(decision.url);
           const scheme = url.protocol.slice(0, -1);
-          return url.username === '' && url.password === '' && (policy.allowedOrigins.has(url.origin) || policy.appSchemes.has(scheme));
+          return (
+            url.username === '' &&
+            url.password === '' &&
+            (policy.allowedOrigins.has(url.origin) || policy.appSchemes.has(scheme))
+          );
         }),
         { numRuns: 3000 },
       );
@@ -151,11 +185,17 @@ describe('checkRedirectUrl', () => {
       fc.assert(
         fc.property(
           fc.constantFrom('https://www.psacard.com/', 'psacard://x'),
-          fc.integer({ min: 0, max: 0x10ffff }).filter((c) => c < 0x21 || c > 0x7e || c === 0x5c).filter((c) => c < 0xd800 || c > 0xdfff),
+          fc
+            .integer({ min: 0, max: 0x10ffff })
+            .filter((c) => c < 0x21 || c > 0x7e || c === 0x5c)
+            .filter((c) => c < 0xd800 || c > 0xdfff),
           fc.nat(30),
           (base, code, at) => {
             const i = Math.min(at, base.length);
-            return !checkRedirectUrl(base.slice(0, i) + String.fromCodePoint(code) + base.slice(i), policy).ok;
+            return !checkRedirectUrl(
+              base.slice(0, i) + String.fromCodePoint(code) + base.slice(i),
+              policy,
+            ).ok;
           },
         ),
         { numRuns: 2000 },
@@ -168,9 +208,21 @@ describe(redirectPolicyFromConfig.name, () => {
   it('allows this service, the IdP, the four service bases and the brand sites; local URLs only in local and dev', () => {
     const local = redirectPolicyFromConfig(testConfig({ APP_ENV: 'local' }));
     expect([...local.allowedOrigins]).toEqual(
-      expect.arrayContaining(['http://localhost:3333', 'https://dev.psacard.com', 'https://dev.psacard.co.jp', 'https://dev-cid.collectors.com', 'https://dev.powerpacks.com', 'http://localhost:3000']),
+      expect.arrayContaining([
+        'http://localhost:3333',
+        'https://dev.psacard.com',
+        'https://dev.psacard.co.jp',
+        'https://dev-cid.collectors.com',
+        'https://dev.powerpacks.com',
+        'http://localhost:3000',
+      ]),
     );
-    expect([...local.appSchemes].sort()).toEqual(['collectors', 'collectorscorner', 'goldin', 'psacard']);
+    expect([...local.appSchemes].sort()).toEqual([
+      'collectors',
+      'collectorscorner',
+      'goldin',
+      'psacard',
+    ]);
 
     const prod = redirectPolicyFromConfig(testConfig({ APP_ENV: 'prod' }));
     expect(prod.allowedOrigins.has('http://localhost:3000')).toBe(false);

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../config/app-config';
-import { isDeveloperEnv } from '../config/environment';
+import { SERVICE_NAMES, isDeveloperEnv } from '../config/environment';
 import { BRANDS } from './brand';
 
 /**
@@ -52,7 +52,8 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 // literal) and an optional port, then the end or a path, query or fragment. This refuses
 // `https:evil.com`, `https:///x`, any `@` (even an empty userinfo) and percent-encoded hosts,
 // which the WHATWG parser would otherwise decode or repair.
-const PLAIN_HTTP_AUTHORITY = /^https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?(?:[/?#]|$)/i;
+const PLAIN_HTTP_AUTHORITY =
+  /^https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?(?:[/?#]|$)/i;
 
 export function checkRedirectUrl(raw: unknown, policy: RedirectPolicy): RedirectDecision {
   if (typeof raw !== 'string') return { ok: false, reason: 'not-a-string' };
@@ -97,7 +98,11 @@ function originOf(url: string): string | undefined {
  * brand, login or local origin").
  */
 export function redirectPolicyFromConfig(config: AppConfig): RedirectPolicy {
-  const urls: string[] = [config.http.publicUrl, config.idp.issuer, ...Object.values(config.services)];
+  const urls: string[] = [
+    config.http.publicUrl,
+    config.idp.issuer,
+    ...SERVICE_NAMES.map((name) => config.services[name]),
+  ];
   const appSchemes = new Set<string>();
   for (const brand of BRANDS) {
     const b = config.brands[brand];

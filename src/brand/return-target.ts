@@ -22,7 +22,12 @@ export function selectReturnTarget(
   policy: RedirectPolicy,
   options: { readonly allowForced: boolean },
 ): ReturnTarget {
-  const candidates: ['fr' | 'r', unknown][] = options.allowForced ? [['fr', query.fr], ['r', query.r]] : [['r', query.r]];
+  const candidates: ['fr' | 'r', unknown][] = options.allowForced
+    ? [
+        ['fr', query.fr],
+        ['r', query.r],
+      ]
+    : [['r', query.r]];
   for (const [param, value] of candidates) {
     if (value === undefined || value === '') continue;
     const decision = checkRedirectUrl(value, policy);

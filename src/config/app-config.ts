@@ -35,7 +35,9 @@ export interface AppConfig {
   readonly sessionSecret: string;
   readonly idp: IdpConfig;
   readonly brands: BrandDirectory;
-  readonly log: { readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  readonly log: {
+    readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  };
 }
 
 /** Injection token for the parsed configuration. */

@@ -21,19 +21,29 @@ describe(parseConfig.name, () => {
   it('starts in local with the embedded defaults and no variables at all', () => {
     const config = parseConfig({});
     expect(config.env).toBe('local');
-    expect(config.http).toEqual({ host: '127.0.0.1', port: 3333, publicUrl: 'http://localhost:3333', trustProxy: 0 });
+    expect(config.http).toEqual({
+      host: '127.0.0.1',
+      port: 3333,
+      publicUrl: 'http://localhost:3333',
+      trustProxy: 0,
+    });
     expect(config.idp).toEqual({
       mode: 'embedded',
       issuer: 'http://localhost:3333/oauth2/default',
       clientId: 'collectors-signon',
       clientSecret: DEVELOPER_SECRETS.IDP_CLIENT_SECRET,
     });
-    expect(config.sessionStore).toEqual({ kind: 'sqlite', file: expect.stringMatching(/data\/sessions\.sqlite$/) });
+    expect(config.sessionStore).toEqual({
+      kind: 'sqlite',
+      file: expect.stringMatching(/data\/sessions\.sqlite$/),
+    });
     expect(config.services.grading).toBe('https://dev.psacard.com');
   });
 
   it('local and dev share their service addresses (§1)', () => {
-    expect(parseConfig({ APP_ENV: 'dev' }).services).toEqual(parseConfig({ APP_ENV: 'local' }).services);
+    expect(parseConfig({ APP_ENV: 'dev' }).services).toEqual(
+      parseConfig({ APP_ENV: 'local' }).services,
+    );
   });
 
   it('follows PORT in the default public URL and issuer', () => {
@@ -61,11 +71,27 @@ describe(parseConfig.name, () => {
     ['a public URL with credentials', { PUBLIC_URL: 'https://a:b@x.com' }, ['PUBLIC_URL']],
     ['a relative service URL', { GRADING_BASE_URL: 'psacard.com' }, ['GRADING_BASE_URL']],
     ['brand URLs that are not JSON', { BRAND_URLS: '{pcgs:' }, ['BRAND_URLS']],
-    ['brand URLs for an unknown brand', { BRAND_URLS: '{"netflix":{"baseURL":"https://n.com"}}' }, ['BRAND_URLS']],
-    ['an unknown brand URL field', { BRAND_URLS: '{"pcgs":{"baseUrl":"https://n.com"}}' }, ['BRAND_URLS']],
-    ['a javascript app scheme', { BRAND_URLS: '{"psamobile":{"appScheme":"javascript"}}' }, ['BRAND_URLS']],
+    [
+      'brand URLs for an unknown brand',
+      { BRAND_URLS: '{"netflix":{"baseURL":"https://n.com"}}' },
+      ['BRAND_URLS'],
+    ],
+    [
+      'an unknown brand URL field',
+      { BRAND_URLS: '{"pcgs":{"baseUrl":"https://n.com"}}' },
+      ['BRAND_URLS'],
+    ],
+    [
+      'a javascript app scheme',
+      { BRAND_URLS: '{"psamobile":{"appScheme":"javascript"}}' },
+      ['BRAND_URLS'],
+    ],
     ['an https app scheme', { BRAND_URLS: '{"psamobile":{"appScheme":"https"}}' }, ['BRAND_URLS']],
-    ['an external IdP without issuer and client', { IDP_MODE: 'external' }, ['IDP_ISSUER', 'IDP_CLIENT_ID', 'IDP_CLIENT_SECRET'].slice(0, 2)],
+    [
+      'an external IdP without issuer and client',
+      { IDP_MODE: 'external' },
+      ['IDP_ISSUER', 'IDP_CLIENT_ID', 'IDP_CLIENT_SECRET'].slice(0, 2),
+    ],
   ];
   it.each(rejected)('stops on %s, naming it', (_name, env, keys) => {
     expect(problemsOf(env)).toEqual(expect.arrayContaining(keys));
@@ -100,13 +126,33 @@ describe(parseConfig.name, () => {
   });
 
   const prodRejected: [string, RawEnv, string][] = [
-    ['the public developer session secret', { ...productionEnv(), SESSION_SECRET: DEVELOPER_SECRETS.SESSION_SECRET }, 'SESSION_SECRET'],
+    [
+      'the public developer session secret',
+      { ...productionEnv(), SESSION_SECRET: DEVELOPER_SECRETS.SESSION_SECRET },
+      'SESSION_SECRET',
+    ],
     ['a short session secret', { ...productionEnv(), SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
-    ['a short client secret', { ...productionEnv(), IDP_CLIENT_SECRET: 'short' }, 'IDP_CLIENT_SECRET'],
-    ['a plain-http public URL', { ...productionEnv(), PUBLIC_URL: 'http://signin.collectors.com' }, 'PUBLIC_URL'],
-    ['a plain-http issuer', { ...productionEnv(), IDP_ISSUER: 'http://login.collectors.com/oauth2/default' }, 'IDP_ISSUER'],
+    [
+      'a short client secret',
+      { ...productionEnv(), IDP_CLIENT_SECRET: 'short' },
+      'IDP_CLIENT_SECRET',
+    ],
+    [
+      'a plain-http public URL',
+      { ...productionEnv(), PUBLIC_URL: 'http://signin.collectors.com' },
+      'PUBLIC_URL',
+    ],
+    [
+      'a plain-http issuer',
+      { ...productionEnv(), IDP_ISSUER: 'http://login.collectors.com/oauth2/default' },
+      'IDP_ISSUER',
+    ],
     ['the embedded IdP', { ...productionEnv(), IDP_MODE: 'embedded' }, 'IDP_MODE'],
-    ['a missing grading address', withRemoved(productionEnv(), 'GRADING_BASE_URL'), 'GRADING_BASE_URL'],
+    [
+      'a missing grading address',
+      withRemoved(productionEnv(), 'GRADING_BASE_URL'),
+      'GRADING_BASE_URL',
+    ],
     ['a missing session secret', withRemoved(productionEnv(), 'SESSION_SECRET'), 'SESSION_SECRET'],
   ];
   it.each(prodRejected)('prod refuses %s', (_name, env, key) => {

@@ -8,6 +8,7 @@ import {
   AppEnv,
   DEVELOPER_SERVICE_BASES,
   SERVICE_BASE_KEYS,
+  SERVICE_NAMES,
   ServiceBases,
   isDeveloperEnv,
 } from './environment';
@@ -40,15 +41,37 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 /** Schemes a mobile app may not claim: they would turn the redirect policy into an open door. */
 const RESERVED_SCHEMES = new Set([
-  'http', 'https', 'javascript', 'data', 'blob', 'file', 'about', 'vbscript', 'filesystem',
-  'view-source', 'intent', 'ws', 'wss', 'ftp', 'mailto', 'tel', 'chrome', 'content',
+  'http',
+  'https',
+  'javascript',
+  'data',
+  'blob',
+  'file',
+  'about',
+  'vbscript',
+  'filesystem',
+  'view-source',
+  'intent',
+  'ws',
+  'wss',
+  'ftp',
+  'mailto',
+  'tel',
+  'chrome',
+  'content',
 ]);
 
 const absoluteHttpUrl = z.string().refine(
   (v) => {
     try {
       const u = new URL(v);
-      return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password && !u.search && !u.hash;
+      return (
+        (u.protocol === 'https:' || u.protocol === 'http:') &&
+        !u.username &&
+        !u.password &&
+        !u.search &&
+        !u.hash
+      );
     } catch {
       return false;
     }
@@ -90,7 +113,11 @@ export function parseConfig(raw: RawEnv): AppConfig {
     return fallback;
   };
   /** A value that qa and prod must set explicitly. */
-  const required = <T>(key: string, schema: z.ZodType<T>, developerDefault: T | undefined): T | undefined => {
+  const required = <T>(
+    key: string,
+    schema: z.ZodType<T>,
+    developerDefault: T | undefined,
+  ): T | undefined => {
     const value = raw[key];
     if (value === undefined || value === '') {
       if (developerDefault !== undefined && developer) return developerDefault;
@@ -105,33 +132,46 @@ export function parseConfig(raw: RawEnv): AppConfig {
 
   const envResult = z.enum(APP_ENVS).safeParse(raw.APP_ENV ?? 'local');
   if (!envResult.success) {
-    problems.push({ key: 'APP_ENV', message: `must be one of ${APP_ENVS.join(', ')} (got "${String(raw.APP_ENV).slice(0, 40)}")` });
+    problems.push({
+      key: 'APP_ENV',
+      message: `must be one of ${APP_ENVS.join(', ')} (got "${String(raw.APP_ENV).slice(0, 40)}")`,
+    });
   }
   const env: AppEnv = envResult.success ? envResult.data : 'prod'; // judge the rest by the strictest rules
   const developer = isDeveloperEnv(env);
   const secureUrl = developer
     ? absoluteHttpUrl
-    : absoluteHttpUrl.refine((v) => v.startsWith('https://'), { message: `must use https in ${env}` });
+    : absoluteHttpUrl.refine((v) => v.startsWith('https://'), {
+        message: `must use https in ${env}`,
+      });
 
   const port = read('PORT', z.coerce.number().int().min(1).max(65535), 3333);
   const host = read('HOST', z.string().min(1), developer ? '127.0.0.1' : '0.0.0.0');
-  const publicUrl = required('PUBLIC_URL', secureUrl, `http://localhost:${port}`)?.replace(/\/$/, '') ?? '';
+  const publicUrl =
+    required('PUBLIC_URL', secureUrl, `http://localhost:${port}`)?.replace(/\/$/, '') ?? '';
   const trustProxy = read('TRUST_PROXY', z.coerce.number().int().min(0).max(10), 0);
   const dataDir = path.resolve(read('DATA_DIR', z.string().min(1), './data'));
 
   const services = Object.fromEntries(
-    (Object.keys(SERVICE_BASE_KEYS) as (keyof ServiceBases)[]).map((name) => [
+    SERVICE_NAMES.map((name) => [
       name,
-      required(SERVICE_BASE_KEYS[name], secureUrl, DEVELOPER_SERVICE_BASES[name])?.replace(/\/$/, '') ?? '',
+      required(SERVICE_BASE_KEYS[name], secureUrl, DEVELOPER_SERVICE_BASES[name])?.replace(
+        /\/$/,
+        '',
+      ) ?? '',
     ]),
   ) as unknown as ServiceBases;
 
   const storeKind = read('SESSION_STORE', z.enum(['sqlite', 'redis']), 'sqlite');
-  let sessionStore: SessionStoreConfig = { kind: 'sqlite', file: path.join(dataDir, 'sessions.sqlite') };
+  let sessionStore: SessionStoreConfig = {
+    kind: 'sqlite',
+    file: path.join(dataDir, 'sessions.sqlite'),
+  };
   if (storeKind === 'redis') {
     const url = raw.REDIS_URL;
     if (!url) problems.push({ key: 'REDIS_URL', message: 'is required when SESSION_STORE=redis' });
-    else if (!/^rediss?:\/\/[^\s]+$/.test(url)) problems.push({ key: 'REDIS_URL', message: 'must be a redis:// or rediss:// URL' });
+    else if (!/^rediss?:\/\/[^\s]+$/.test(url))
+      problems.push({ key: 'REDIS_URL', message: 'must be a redis:// or rediss:// URL' });
     else sessionStore = { kind: 'redis', url };
   }
 
@@ -151,10 +191,17 @@ export function parseConfig(raw: RawEnv): AppConfig {
   };
   const sessionSecret = secret('SESSION_SECRET');
 
-  const idpMode: IdpMode = read('IDP_MODE', z.enum(['embedded', 'external']), developer ? 'embedded' : 'external');
+  const idpMode: IdpMode = read(
+    'IDP_MODE',
+    z.enum(['embedded', 'external']),
+    developer ? 'embedded' : 'external',
+  );
   if (idpMode === 'embedded' && !developer) {
     // The embedded IdP seeds demo users with published passwords: never outside local and dev.
-    problems.push({ key: 'IDP_MODE', message: `embedded is only allowed in local and dev, not ${env}` });
+    problems.push({
+      key: 'IDP_MODE',
+      message: `embedded is only allowed in local and dev, not ${env}`,
+    });
   }
   const embedded = idpMode === 'embedded';
   const issuer = embedded
@@ -163,7 +210,10 @@ export function parseConfig(raw: RawEnv): AppConfig {
   const clientId = embedded
     ? read('IDP_CLIENT_ID', z.string().min(1).max(200), EMBEDDED_CLIENT_ID)
     : (required('IDP_CLIENT_ID', z.string().min(1).max(200), undefined) ?? '');
-  const clientSecret = embedded && !raw.IDP_CLIENT_SECRET ? DEVELOPER_SECRETS.IDP_CLIENT_SECRET : secret('IDP_CLIENT_SECRET');
+  const clientSecret =
+    embedded && !raw.IDP_CLIENT_SECRET
+      ? DEVELOPER_SECRETS.IDP_CLIENT_SECRET
+      : secret('IDP_CLIENT_SECRET');
 
   let overrides: Partial<Record<Brand, BrandUrlOverride>> = {};
   if (raw.BRAND_URLS) {
@@ -182,7 +232,12 @@ export function parseConfig(raw: RawEnv): AppConfig {
 
   const log = { level: read('LOG_LEVEL', z.enum(LOG_LEVELS), 'info') };
 
-  const { directory, problems: brandProblems } = buildBrandDirectory({ env, services, publicUrl, overrides });
+  const { directory, problems: brandProblems } = buildBrandDirectory({
+    env,
+    services,
+    publicUrl,
+    overrides,
+  });
   problems.push(...brandProblems);
 
   if (problems.length > 0) throw new ConfigError(problems);

@@ -36,3 +36,5 @@ export const DEVELOPER_SERVICE_BASES: ServiceBases = {
   cidRouter: 'https://dev-cid.collectors.com',
   powerpacks: 'https://dev.powerpacks.com',
 };
+
+export const SERVICE_NAMES = Object.keys(SERVICE_BASE_KEYS) as (keyof ServiceBases)[];

@@ -8,9 +8,11 @@ import * as path from 'node:path';
 function findProjectRoot(start: string): string {
   let dir = start;
   for (;;) {
-    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'locales'))) return dir;
+    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'locales')))
+      return dir;
     const parent = path.dirname(dir);
-    if (parent === dir) throw new Error(`no project root (package.json and locales/) above ${start}`);
+    if (parent === dir)
+      throw new Error(`no project root (package.json and locales/) above ${start}`);
     dir = parent;
   }
 }

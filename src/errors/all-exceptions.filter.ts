@@ -1,4 +1,11 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Inject } from '@nestjs/common';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Inject,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { I18nContext } from 'nestjs-i18n';
 import { PinoLogger } from 'nestjs-pino';
@@ -32,12 +39,15 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const req = http.getRequest<Request & { id?: unknown }>();
     const res = http.getResponse<Response>();
-    const correlationId = String(req.id ?? '');
+    const correlationId = typeof req.id === 'string' ? req.id : '';
     const body = this.localize(this.describe(exception, correlationId), host);
     if (body.statusCode >= 500) {
       this.logger.error({ err: exception, correlationId }, 'unhandled error');
     } else {
-      this.logger.warn({ correlationId, status: body.statusCode, error: body.error, message: body.message }, 'request rejected');
+      this.logger.warn(
+        { correlationId, status: body.statusCode, error: body.error, message: body.message },
+        'request rejected',
+      );
     }
     if (res.headersSent) return;
     res.status(body.statusCode).setHeader('Cache-Control', 'no-store').json(body);
@@ -62,14 +72,20 @@ export class AllExceptionsFilter implements ExceptionFilter {
         ? { stack: exception.stack.replace(/\S*\?\S*/g, (m) => redactUrl(m)) }
         : {};
     if (exception instanceof AppError) {
-      return { statusCode: exception.status, error: exception.code, message: exception.message, correlationId, ...stack };
+      return {
+        statusCode: exception.status,
+        error: exception.code,
+        message: exception.message,
+        correlationId,
+        ...stack,
+      };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
       const message =
         typeof response === 'object' && response !== null && 'message' in response
-          ? ([] as unknown[]).concat((response as { message: unknown }).message).map(String).join('; ')
+          ? ([] as unknown[]).concat(response.message).map(String).join('; ')
           : exception.message;
       const error = HttpStatus[status] ? toTitle(HttpStatus[status]) : 'Error';
       return { statusCode: status, error, message, correlationId, ...stack };
@@ -77,7 +93,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     return {
       statusCode: 500,
       error: 'InternalServerError',
-      message: 'Something went wrong on our side. Quote the correlation id when you contact support.',
+      message:
+        'Something went wrong on our side. Quote the correlation id when you contact support.',
       correlationId,
       ...stack,
     };

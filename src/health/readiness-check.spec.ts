@@ -10,27 +10,42 @@ describe(runChecks.name, () => {
   it('is unavailable when one fails, naming it, without credentials from the error', async () => {
     const report = await runChecks([
       { name: 'a', check: () => Promise.resolve() },
-      { name: 'b', check: () => Promise.reject(new Error('connect ECONNREFUSED redis://user:secret@10.0.0.1:6379')) },
+      {
+        name: 'b',
+        check: () =>
+          Promise.reject(new Error('connect ECONNREFUSED redis://user:secret@10.0.0.1:6379')),
+      },
     ]);
     expect(report.status).toBe('unavailable');
-    expect(report.checks.b).toEqual({ status: 'down', error: 'connect ECONNREFUSED redis://[redacted]@10.0.0.1:6379' });
+    expect(report.checks.b).toEqual({
+      status: 'down',
+      error: 'connect ECONNREFUSED redis://[redacted]@10.0.0.1:6379',
+    });
   });
 
   it('times out a hung check', async () => {
-    const report = await runChecks([{ name: 'hung', check: () => new Promise(() => undefined) }], 50);
+    const report = await runChecks(
+      [{ name: 'hung', check: () => new Promise(() => undefined) }],
+      50,
+    );
     expect(report.checks.hung).toEqual({ status: 'down', error: 'no answer within 50 ms' });
   });
 });
 
 describe(idpDiscoveryCheck.name, () => {
   const issuer = 'https://login.example/oauth2/default';
-  const respond = (status: number, body: unknown) => () => Promise.resolve(new Response(JSON.stringify(body), { status }));
+  const respond = (status: number, body: unknown) => () =>
+    Promise.resolve(new Response(JSON.stringify(body), { status }));
   it.each([
     ['a matching discovery document', respond(200, { issuer }), undefined],
     ['an HTTP error', respond(500, {}), 'discovery answered HTTP 500'],
-    ['another issuer', respond(200, { issuer: 'https://evil.example' }), 'discovery document names another issuer'],
+    [
+      'another issuer',
+      respond(200, { issuer: 'https://evil.example' }),
+      'discovery document names another issuer',
+    ],
   ] as const)('%s', async (_name, fetchImpl, error) => {
-    const check = idpDiscoveryCheck(issuer, fetchImpl as unknown as typeof fetch);
+    const check = idpDiscoveryCheck(issuer, fetchImpl);
     if (error) await expect(check.check()).rejects.toThrow(error);
     else await expect(check.check()).resolves.toBeUndefined();
   });

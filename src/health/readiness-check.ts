@@ -14,7 +14,10 @@ export interface HealthReport {
 /** A hung dependency must not hang the probe. */
 export const CHECK_TIMEOUT_MS = 2000;
 
-export async function runChecks(checks: readonly ReadinessCheck[], timeoutMs = CHECK_TIMEOUT_MS): Promise<HealthReport> {
+export async function runChecks(
+  checks: readonly ReadinessCheck[],
+  timeoutMs = CHECK_TIMEOUT_MS,
+): Promise<HealthReport> {
   const results = await Promise.all(
     checks.map(async (c): Promise<[string, { status: CheckStatus; error?: string }]> => {
       let timer: NodeJS.Timeout | undefined;
@@ -22,13 +25,19 @@ export async function runChecks(checks: readonly ReadinessCheck[], timeoutMs = C
         await Promise.race([
           c.check(),
           new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+            timer = setTimeout(
+              () => reject(new Error(`no answer within ${timeoutMs} ms`)),
+              timeoutMs,
+            );
           }),
         ]);
         return [c.name, { status: 'up' }];
       } catch (error) {
         // Only the message: a driver error can embed a connection URL with a password.
-        const message = error instanceof Error ? error.message.replace(/\/\/[^@\s/]*@/g, '//[redacted]@') : 'failed';
+        const message =
+          error instanceof Error
+            ? error.message.replace(/\/\/[^@\s/]*@/g, '//[redacted]@')
+            : 'failed';
         return [c.name, { status: 'down', error: message.slice(0, 200) }];
       } finally {
         clearTimeout(timer);

@@ -26,33 +26,43 @@ const JAPANESE = /[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]/;
 
 describe('locale files (§7: locales/{locale}/{namespace}.json)', () => {
   it('exist for every locale and namespace', () => {
-    for (const locale of LOCALES) for (const ns of NAMESPACES) expect(fs.existsSync(path.join(LOCALES_DIR, locale, `${ns}.json`))).toBe(true);
+    for (const locale of LOCALES)
+      for (const ns of NAMESPACES)
+        expect(fs.existsSync(path.join(LOCALES_DIR, locale, `${ns}.json`))).toBe(true);
   });
 
   describe.each(NAMESPACES)('%s', (ns) => {
     const reference = flatten(load(DEFAULT_LOCALE, ns));
 
-    it.each(LOCALES.filter((l) => l !== DEFAULT_LOCALE))('%s has exactly the keys of en-US', (locale) => {
-      const keys = [...flatten(load(locale, ns)).keys()].sort();
-      expect(keys).toEqual([...reference.keys()].sort());
-    });
+    it.each(LOCALES.filter((l) => l !== DEFAULT_LOCALE))(
+      '%s has exactly the keys of en-US',
+      (locale) => {
+        const keys = [...flatten(load(locale, ns)).keys()].sort();
+        expect(keys).toEqual([...reference.keys()].sort());
+      },
+    );
 
-    it.each(LOCALES)('%s has only non-empty strings with the same placeholders as en-US', (locale) => {
-      for (const [key, value] of flatten(load(locale, ns))) {
-        expect(value.trim()).not.toBe('');
-        expect(placeholders(value)).toEqual(placeholders(reference.get(key) ?? ''));
-      }
-    });
+    it.each(LOCALES)(
+      '%s has only non-empty strings with the same placeholders as en-US',
+      (locale) => {
+        for (const [key, value] of flatten(load(locale, ns))) {
+          expect(value.trim()).not.toBe('');
+          expect(placeholders(value)).toEqual(placeholders(reference.get(key) ?? ''));
+        }
+      },
+    );
 
     it('fr-CA is French, not an English copy', () => {
       for (const [key, value] of flatten(load('fr-CA', ns))) {
-        if (!isBrandName(key)) expect({ key, value }).not.toEqual({ key, value: reference.get(key) });
+        if (!isBrandName(key))
+          expect({ key, value }).not.toEqual({ key, value: reference.get(key) });
       }
     });
 
     it('ja-JP is Japanese, not an English copy', () => {
       for (const [key, value] of flatten(load('ja-JP', ns))) {
-        if (!isBrandName(key)) expect({ key, japanese: JAPANESE.test(value) }).toEqual({ key, japanese: true });
+        if (!isBrandName(key))
+          expect({ key, japanese: JAPANESE.test(value) }).toEqual({ key, japanese: true });
       }
     });
   });

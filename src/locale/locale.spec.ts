@@ -37,11 +37,36 @@ describe(localizeUrl.name, () => {
     ['/orders', 'fr-CA', { style: 'path' }, '/fr-CA/orders'],
     ['/', 'ja-JP', { style: 'path' }, '/ja-JP'],
     ['/orders?x=1#top', 'en-CA', { style: 'path' }, '/en-CA/orders?x=1#top'],
-    ['https://www.psacard.com/orders', 'fr-CA', { style: 'path' }, 'https://www.psacard.com/fr-CA/orders'],
-    ['https://www.psacard.com/orders', 'fr-CA', { style: 'query' }, 'https://www.psacard.com/orders?lang=fr-CA'],
-    ['https://www.psacard.com/orders?x=1', 'ja-JP', { style: 'query' }, 'https://www.psacard.com/orders?x=1&lang=ja-JP'],
-    ['https://www.psacard.com/orders', 'en-US', { style: 'query' }, 'https://www.psacard.com/orders'],
-    ['https://www.psacard.com/orders', 'en-US', { style: 'query', force: true }, 'https://www.psacard.com/orders?lang=en-US'],
+    [
+      'https://www.psacard.com/orders',
+      'fr-CA',
+      { style: 'path' },
+      'https://www.psacard.com/fr-CA/orders',
+    ],
+    [
+      'https://www.psacard.com/orders',
+      'fr-CA',
+      { style: 'query' },
+      'https://www.psacard.com/orders?lang=fr-CA',
+    ],
+    [
+      'https://www.psacard.com/orders?x=1',
+      'ja-JP',
+      { style: 'query' },
+      'https://www.psacard.com/orders?x=1&lang=ja-JP',
+    ],
+    [
+      'https://www.psacard.com/orders',
+      'en-US',
+      { style: 'query' },
+      'https://www.psacard.com/orders',
+    ],
+    [
+      'https://www.psacard.com/orders',
+      'en-US',
+      { style: 'query', force: true },
+      'https://www.psacard.com/orders?lang=en-US',
+    ],
     ['/faq?lang=en-US', 'fr-CA', { style: 'query' }, '/faq?lang=fr-CA'],
   ];
   it.each(table)('%s in %s (%j) -> %s', (target, locale, options, expected) => {

@@ -66,7 +66,9 @@ export function localizeUrl(
  * §5: the legal agreement URL carries the locale path for non-en-US locales and an optional `b`.
  */
 export function legalAgreementUrl(base: string, locale: Locale, brand?: Brand): string {
-  const url = new URL(localizeUrl(`${base.replace(/\/$/, '')}/legal-agreement`, locale, { style: 'path' }));
+  const url = new URL(
+    localizeUrl(`${base.replace(/\/$/, '')}/legal-agreement`, locale, { style: 'path' }),
+  );
   if (brand) url.searchParams.set('b', brand);
   return url.href;
 }

@@ -14,7 +14,9 @@ export const LOCALE_HEADER = 'x-locale';
 export class QueryLocaleResolver implements I18nResolver {
   resolve(context: ExecutionContext): string | undefined {
     if (context.getType() !== 'http') return undefined;
-    const req = context.switchToHttp().getRequest<{ query?: Record<string, unknown>; headers: Record<string, unknown> }>();
+    const req = context
+      .switchToHttp()
+      .getRequest<{ query?: Record<string, unknown>; headers: Record<string, unknown> }>();
     const query = req.query ?? {};
     const brand = parseBrandParam(query.b);
     return resolveLocale({

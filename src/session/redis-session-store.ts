@@ -18,7 +18,10 @@ export class RedisSessionStore implements SessionStore {
   readonly kind = 'redis' as const;
   private readonly client: Redis;
 
-  constructor(url: string, private readonly prefix = 'cs:') {
+  constructor(
+    url: string,
+    private readonly prefix = 'cs:',
+  ) {
     this.client = new Redis(url, {
       maxRetriesPerRequest: 1,
       commandTimeout: COMMAND_TIMEOUT_MS,

@@ -35,7 +35,9 @@ export class SqliteSessionStore implements SessionStore {
        CREATE INDEX IF NOT EXISTS kv_expires_at ON kv (expires_at);`,
     );
     const s = {
-      get: this.db.prepare<[string, number], { value: string }>('SELECT value FROM kv WHERE key = ? AND expires_at > ?'),
+      get: this.db.prepare<[string, number], { value: string }>(
+        'SELECT value FROM kv WHERE key = ? AND expires_at > ?',
+      ),
       upsert: this.db.prepare<[string, string, number]>(
         'INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at',
       ),
@@ -74,7 +76,10 @@ export class SqliteSessionStore implements SessionStore {
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
     return this.run(() => {
       assertValidKey(key);
-      return this.statements.insertIfAbsent.run(key, value, this.expiry(ttlSeconds), this.now()).changes === 1;
+      return (
+        this.statements.insertIfAbsent.run(key, value, this.expiry(ttlSeconds), this.now())
+          .changes === 1
+      );
     });
   }
 

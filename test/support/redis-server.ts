@@ -14,12 +14,25 @@ export interface RunningRedis {
  */
 export async function startRedis(): Promise<RunningRedis> {
   if (spawnSync('sh', ['-c', 'command -v redis-server'], { stdio: 'ignore' }).status !== 0) {
-    throw new Error('redis-server is not installed: run `npm test` (it installs it) or `apt-get install -y redis-server`');
+    throw new Error(
+      'redis-server is not installed: run `npm test` (it installs it) or `apt-get install -y redis-server`',
+    );
   }
   const port = await freePort();
   const child: ChildProcess = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--protected-mode',
+      'yes',
+    ],
     { stdio: 'ignore' },
   );
   const deadline = Date.now() + 10_000;

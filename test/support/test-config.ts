@@ -46,6 +46,7 @@ export function tempDataDir(): string {
  */
 export function testConfig(overrides: RawEnv = {}): AppConfig {
   const appEnv = overrides.APP_ENV ?? 'local';
-  const base: RawEnv = appEnv === 'qa' || appEnv === 'prod' ? productionEnv(appEnv) : { APP_ENV: appEnv };
+  const base: RawEnv =
+    appEnv === 'qa' || appEnv === 'prod' ? productionEnv(appEnv) : { APP_ENV: appEnv };
   return parseConfig({ DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent', ...base, ...overrides });
 }

@@ -1,0 +1,53 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Options } from 'pino-http';
+import type { AppConfig } from '../config/app-config';
+import { REDACTED, REDACTED_LOG_PATHS, redactUrl } from './redaction';
+import { requestIdFor } from './request-id';
+
+/** Paths polled by orchestrators: logging each hit would drown the useful lines. */
+const QUIET_PATHS = new Set(['/healthz', '/readyz']);
+
+interface SerializedRequest {
+  id: unknown;
+  method: string;
+  url: string;
+  headers: Record<string, unknown>;
+  remoteAddress?: string;
+}
+
+/**
+ * pino-http settings: one JSON line per request with its id, status and duration. Secrets are removed
+ * by serializer (query values in URLs, cookies, authorization) and, for any other line that logs a
+ * request or response, by redact paths.
+ */
+export function pinoHttpOptions(config: AppConfig): Options {
+  return {
+    level: config.log.level,
+    genReqId: (req: IncomingMessage, res: ServerResponse) => requestIdFor(req, res),
+    redact: { paths: [...REDACTED_LOG_PATHS], censor: REDACTED },
+    autoLogging: { ignore: (req) => QUIET_PATHS.has((req.url ?? '').split('?')[0] ?? '') },
+    customProps: () => ({ env: config.env }),
+    serializers: {
+      req: (req: SerializedRequest) => ({
+        id: req.id,
+        method: req.method,
+        url: redactUrl(req.url),
+        headers: {
+          'user-agent': req.headers['user-agent'],
+          ...(typeof req.headers.referer === 'string'
+            ? { referer: redactUrl(req.headers.referer) }
+            : {}),
+          ...(req.headers.cookie !== undefined ? { cookie: REDACTED } : {}),
+          ...(req.headers.authorization !== undefined ? { authorization: REDACTED } : {}),
+        },
+        remoteAddress: req.remoteAddress,
+      }),
+      res: (res: { statusCode: number; headers?: Record<string, unknown> }) => ({
+        statusCode: res.statusCode,
+        ...(typeof res.headers?.location === 'string'
+          ? { location: redactUrl(res.headers.location) }
+          : {}),
+      }),
+    },
+  };
+}

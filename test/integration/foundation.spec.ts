@@ -1,0 +1,293 @@
+import { Controller, Get } from '@nestjs/common';
+import * as http from 'node:http';
+import request from 'supertest';
+import { AppError } from '../../src/errors/app-error';
+import { freePort } from '../support/free-port';
+import { RunningRedis, startRedis } from '../support/redis-server';
+import { TestApp, startTestApp } from '../support/test-app';
+
+/** Routes that only exist in this test, to drive the global exception filter. */
+@Controller('__test')
+class FailingController {
+  @Get('crash')
+  crash(): never {
+    throw new Error('database password=hunter2 leaked in a driver message');
+  }
+  @Get('known')
+  known(): never {
+    throw new AppError('InvalidRedirectUrl', 'rejected r');
+  }
+  @Get('async-crash')
+  async asyncCrash(): Promise<never> {
+    await Promise.resolve();
+    throw new TypeError('boom');
+  }
+}
+
+describe('foundation over HTTP', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ APP_ENV: 'dev' }, [FailingController]);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('GET /healthz answers ok with a request id and security headers', async () => {
+    const res = await request(t.url).get('/healthz').expect(200);
+    expect(res.body).toEqual({ status: 'ok', checks: { process: { status: 'up' } } });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('GET /readyz checks the SQLite session store', async () => {
+    const res = await request(t.url).get('/readyz').expect(200);
+    expect(res.body).toEqual({ status: 'ok', checks: { 'sessionStore:sqlite': { status: 'up' } } });
+  });
+
+  it('keeps a safe incoming request id and replaces an unsafe one', async () => {
+    const kept = await request(t.url)
+      .get('/healthz')
+      .set('x-request-id', 'lb-1234abcd')
+      .expect(200);
+    expect(kept.headers['x-request-id']).toBe('lb-1234abcd');
+    const replaced = await request(t.url)
+      .get('/healthz')
+      .set('x-request-id', 'x"}{"level":60')
+      .expect(200);
+    expect(replaced.headers['x-request-id']).not.toContain('"');
+  });
+
+  it('an unknown route is a clean 404 with a correlation id equal to the request id', async () => {
+    const res = await request(t.url).get('/no-such-page').expect(404);
+    expect(res.body).toEqual({
+      statusCode: 404,
+      error: 'NotFound',
+      message: 'We could not find that page.',
+      correlationId: res.headers['x-request-id'],
+    });
+  });
+
+  it.each([
+    ['fr-CA', 'Nous n’avons pas trouvé cette page.'],
+    ['ja-JP', 'ページが見つかりませんでした。'],
+    ['en-CA', 'We could not find that page.'],
+  ])('error messages follow the locale rule (lang=%s)', async (lang, message) => {
+    const res = await request(t.url).get(`/no-such-page?lang=${lang}`).expect(404);
+    expect(res.body.message).toBe(message);
+  });
+
+  it('the Japan brand gives Japanese; Accept-Language is ignored (§1, §5)', async () => {
+    const ja = await request(t.url).get('/no-such-page?b=psajapan').expect(404);
+    expect(ja.body.message).toBe('ページが見つかりませんでした。');
+    const en = await request(t.url)
+      .get('/no-such-page')
+      .set('accept-language', 'fr-CA')
+      .expect(404);
+    expect(en.body.message).toBe('We could not find that page.');
+  });
+
+  it('a known error becomes its status and a localized message', async () => {
+    const res = await request(t.url).get('/__test/known?lang=fr-CA').expect(400);
+    expect(res.body).toMatchObject({
+      statusCode: 400,
+      error: 'InvalidRedirectUrl',
+      message: 'L’adresse de retour n’est pas une URL valide pour cet environnement.',
+    });
+    const en = await request(t.url).get('/__test/known').expect(400);
+    expect(en.body.message).toContain('not a valid env URL');
+  });
+
+  it.each(['/__test/crash', '/__test/async-crash'])(
+    '%s: an unknown error is a bare 500 with a logged correlation id and no stack',
+    async (path) => {
+      const res = await request(t.url).get(path).expect(500);
+      expect(res.body).toEqual({
+        statusCode: 500,
+        error: 'InternalServerError',
+        message: expect.stringContaining('Something went wrong'),
+        correlationId: res.headers['x-request-id'],
+      });
+      expect(JSON.stringify(res.body)).not.toMatch(/hunter2|boom|at .*\.ts/);
+      const logged = t.logs.records.find(
+        (r) => r.correlationId === res.headers['x-request-id'] && r.level === 50,
+      );
+      expect(logged).toBeDefined();
+      expect(logged?.msg).toBe('unhandled error');
+    },
+  );
+
+  it('never logs tokens, codes, state, session ids, cookies or authorization', async () => {
+    const secrets = [
+      'tok-AAAA',
+      'ref-BBBB',
+      'sid-CCCC',
+      'code-DDDD',
+      'state-EEEE',
+      'cookie-FFFF',
+      'bearer-GGGG',
+      'id-HHHH',
+    ];
+    await request(t.url)
+      .get(
+        `/no-such-page?t=${secrets[0]}&rt=${secrets[1]}&si=${secrets[2]}&code=${secrets[3]}&state=${secrets[4]}&id_token=${secrets[7]}&b=psa`,
+      )
+      .set('cookie', `accessToken=${secrets[5]}`)
+      .set('authorization', `Bearer ${secrets[6]}`)
+      .set('referer', `https://www.psacard.com/x?t=${secrets[0]}`)
+      .expect(404);
+    const text = t.logs.text;
+    for (const s of secrets) expect(text).not.toContain(s);
+    expect(text).toContain('b=psa');
+    expect(text).toContain('[Redacted]');
+  });
+
+  it('each request is one JSON log line with its id, method, status and duration', async () => {
+    const res = await request(t.url).get('/no-such-page?b=pcgs').expect(404);
+    const line = t.logs.records.find(
+      (r) =>
+        r.msg === 'request completed' &&
+        (r.req as { id?: string })?.id === res.headers['x-request-id'],
+    );
+    expect(line).toMatchObject({
+      level: 30,
+      env: 'dev',
+      req: { method: 'GET', url: '/no-such-page?b=pcgs' },
+      res: { statusCode: 404 },
+    });
+    expect(typeof line?.responseTime).toBe('number');
+  });
+});
+
+describe('stack traces', () => {
+  it.each(['dev', 'qa', 'prod'])('are never in a response in %s', async (appEnv) => {
+    const t = await startTestApp({ APP_ENV: appEnv, SESSION_SECRET: 'x'.repeat(40) }, [
+      FailingController,
+    ]);
+    try {
+      const res = await request(t.url).get('/__test/crash').expect(500);
+      expect(res.body.stack).toBeUndefined();
+      const notFound = await request(t.url).get('/nothing').expect(404);
+      expect(notFound.body.stack).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('appear in local, with query values redacted', async () => {
+    const t = await startTestApp({ APP_ENV: 'local' });
+    try {
+      const res = await request(t.url).get('/nothing?t=tok-ZZZZ').expect(404);
+      expect(res.body.stack).toContain('NotFoundException');
+      expect(res.body.stack).not.toContain('tok-ZZZZ');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('readiness with Redis', () => {
+  let redis: RunningRedis;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis.stop();
+  });
+
+  it('is ready while Redis answers and 503 (without crashing) when it stops', async () => {
+    const own = await startRedis();
+    const t = await startTestApp({ SESSION_STORE: 'redis', REDIS_URL: own.url });
+    try {
+      const up = await request(t.url).get('/readyz').expect(200);
+      expect(up.body.checks).toEqual({ 'sessionStore:redis': { status: 'up' } });
+      await own.stop();
+      const down = await request(t.url).get('/readyz').expect(503);
+      expect(down.body.status).toBe('unavailable');
+      expect(down.body.checks['sessionStore:redis'].status).toBe('down');
+      await request(t.url).get('/healthz').expect(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('uses the shared Redis when configured', async () => {
+    const t = await startTestApp({ SESSION_STORE: 'redis', REDIS_URL: redis.url });
+    try {
+      await request(t.url).get('/readyz').expect(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('readiness with an external IdP', () => {
+  /** Plays the external IdP's discovery endpoint (Okta is not ours and cannot run here). */
+  function fakeIdp(
+    issuerFor: (port: number) => string,
+  ): Promise<{ port: number; server: http.Server }> {
+    return freePort().then(
+      (port) =>
+        new Promise((resolve) => {
+          const server = http.createServer((req, res) => {
+            if (req.url === '/oauth2/default/.well-known/openid-configuration') {
+              res.setHeader('content-type', 'application/json');
+              res.end(JSON.stringify({ issuer: issuerFor(port) }));
+            } else {
+              res.statusCode = 404;
+              res.end();
+            }
+          });
+          server.listen(port, '127.0.0.1', () => resolve({ port, server }));
+        }),
+    );
+  }
+
+  it('is ready when the discovery document names the issuer, 503 when the IdP is gone', async () => {
+    const idp = await fakeIdp((port) => `http://127.0.0.1:${port}/oauth2/default`);
+    const t = await startTestApp({
+      APP_ENV: 'dev',
+      IDP_MODE: 'external',
+      IDP_ISSUER: `http://127.0.0.1:${idp.port}/oauth2/default`,
+      IDP_CLIENT_ID: 'x',
+      IDP_CLIENT_SECRET: 'y',
+    });
+    try {
+      const up = await request(t.url).get('/readyz').expect(200);
+      expect(up.body.checks.idpDiscovery).toEqual({ status: 'up' });
+      idp.server.closeAllConnections();
+      await new Promise((r) => idp.server.close(r));
+      const down = await request(t.url).get('/readyz').expect(503);
+      expect(down.body.checks.idpDiscovery.status).toBe('down');
+    } finally {
+      await t.close();
+      idp.server.closeAllConnections();
+      idp.server.close();
+    }
+  });
+
+  it('is not ready when the discovery document names another issuer', async () => {
+    const idp = await fakeIdp(() => 'https://someone-else.example/oauth2/default');
+    const t = await startTestApp({
+      APP_ENV: 'dev',
+      IDP_MODE: 'external',
+      IDP_ISSUER: `http://127.0.0.1:${idp.port}/oauth2/default`,
+      IDP_CLIENT_ID: 'x',
+      IDP_CLIENT_SECRET: 'y',
+    });
+    try {
+      const res = await request(t.url).get('/readyz').expect(503);
+      expect(res.body.checks.idpDiscovery).toEqual({
+        status: 'down',
+        error: 'discovery document names another issuer',
+      });
+    } finally {
+      await t.close();
+      idp.server.closeAllConnections();
+      idp.server.close();
+    }
+  });
+});

@@ -1,0 +1,101 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { freePort } from '../support/free-port';
+import { productionEnv, tempDataDir } from '../support/test-config';
+
+const ROOT = path.resolve(__dirname, '../..');
+const MAIN = path.join(ROOT, 'dist/src/main.js');
+
+/** The process `npm start` runs, with only the given environment (plus PATH). */
+function startService(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  exit: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, [MAIN], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: tempDataDir(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, output: () => out, exit };
+}
+
+async function waitForHealth(url: string, exit: Promise<number | null>): Promise<Response> {
+  const deadline = Date.now() + 20_000;
+  let exited = false;
+  void exit.then(() => (exited = true));
+  while (Date.now() < deadline && !exited) {
+    try {
+      return await fetch(`${url}/healthz`);
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error('service did not answer /healthz');
+}
+
+beforeAll(() => {
+  // Build exactly as `npm start` does.
+  execFileSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+}, 120_000);
+
+describe('start-up (npm start)', () => {
+  it('starts with the embedded defaults, answers /healthz, logs JSON, and stops cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const svc = startService({ PORT: String(port) });
+    const res = await waitForHealth(`http://127.0.0.1:${port}`, svc.exit);
+    expect(res.status).toBe(200);
+    svc.child.kill('SIGTERM');
+    expect(await svc.exit).toBe(0);
+    const lines = svc.output().trim().split('\n');
+    for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
+    expect(svc.output()).toContain(`listening on http://localhost:${port} (local, IdP embedded)`);
+  }, 30_000);
+
+  it('stops on an invalid APP_ENV, naming it', async () => {
+    const svc = startService({ APP_ENV: 'staging' });
+    expect(await svc.exit).toBe(1);
+    expect(svc.output()).toContain('APP_ENV: must be one of local, dev, qa, prod (got "staging")');
+  }, 20_000);
+
+  it.each(['qa', 'prod'])(
+    'stops in %s without its secrets and addresses, listing every one',
+    async (appEnv) => {
+      const svc = startService({ APP_ENV: appEnv });
+      expect(await svc.exit).toBe(1);
+      for (const key of [
+        'PUBLIC_URL',
+        'GRADING_BASE_URL',
+        'GRADING_JAPAN_BASE_URL',
+        'CID_ROUTER_BASE_URL',
+        'POWERPACKS_BASE_URL',
+        'SESSION_SECRET',
+        'IDP_ISSUER',
+        'IDP_CLIENT_ID',
+        'IDP_CLIENT_SECRET',
+        'BRAND_URLS.pcgs.baseURL',
+      ]) {
+        expect(svc.output()).toContain(`- ${key}: is required in ${appEnv}`);
+      }
+    },
+    20_000,
+  );
+
+  it('stops in prod when one secret is missing, naming only it', async () => {
+    const env = productionEnv();
+    delete (env as Record<string, string | undefined>).SESSION_SECRET;
+    const svc = startService(env);
+    expect(await svc.exit).toBe(1);
+    expect(svc.output()).toContain(
+      'Invalid configuration (1 problem):\n  - SESSION_SECRET: is required in prod',
+    );
+  }, 20_000);
+});

@@ -1,0 +1,57 @@
+import { Module, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Writable } from 'node:stream';
+import { configureApp } from '../../src/app.factory';
+import { AppModule } from '../../src/app.module';
+import type { AppConfig } from '../../src/config/app-config';
+import type { RawEnv } from '../../src/config/config.schema';
+import { testConfig } from './test-config';
+
+/** Every JSON log line the app wrote, kept in memory for assertions. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: () => void): void {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    done();
+  }
+  get records(): Record<string, unknown>[] {
+    return this.lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+  }
+  get text(): string {
+    return this.lines.join('\n');
+  }
+}
+
+export interface TestApp {
+  readonly app: NestExpressApplication;
+  readonly config: AppConfig;
+  readonly logs: LogCapture;
+  /** Base URL of the listening server, e.g. http://127.0.0.1:40123 */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real application (real SQLite file or Redis, real i18n files, real filters) listening on a free
+ * loopback port. Extra controllers let a test exercise shared machinery such as the exception filter.
+ */
+export async function startTestApp(env: RawEnv = {}, controllers: Type[] = []): Promise<TestApp> {
+  const config = testConfig({ LOG_LEVEL: 'info', ...env });
+  const logs = new LogCapture();
+  @Module({ imports: [AppModule.forRoot(config, { logDestination: logs })], controllers })
+  class TestRootModule {}
+  const app = await NestFactory.create<NestExpressApplication>(TestRootModule, {
+    bufferLogs: true,
+  });
+  configureApp(app, config);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  return {
+    app,
+    config,
+    logs,
+    url: `http://127.0.0.1:${address.port}`,
+    close: () => app.close(),
+  };
+}

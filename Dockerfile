@@ -1,0 +1,39 @@
+# syntax=docker/dockerfile:1
+# Multi-stage build: compile with dev dependencies and a toolchain (better-sqlite3 is a native addon),
+# then ship only production dependencies and the compiled output on a slim image, as a non-root user.
+
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY src ./src
+COPY views ./views
+COPY locales ./locales
+RUN npm run build \
+ && npm prune --omit=dev
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3333 \
+    DATA_DIR=/app/data
+WORKDIR /app
+COPY --from=build --chown=node:node /app/package.json ./package.json
+COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/dist ./dist
+COPY --from=build --chown=node:node /app/locales ./locales
+RUN mkdir -p /app/data && chown node:node /app/data
+VOLUME ["/app/data"]
+USER node
+EXPOSE 3333
+# Liveness only: readiness (/readyz) is for the load balancer, which should stop routing, not restart.
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3333)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# node directly (not npm) so SIGTERM reaches the process and it shuts down gracefully.
+CMD ["node", "dist/src/main.js"]

@@ -15,6 +15,7 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY views ./views
 COPY locales ./locales
+COPY client/public ./client/public
 RUN npm run build \
  && npm prune --omit=dev
 
@@ -28,6 +29,7 @@ COPY --from=build --chown=node:node /app/package.json ./package.json
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/locales ./locales
+COPY --from=build --chown=node:node /app/client/public ./client/public
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]
 USER node

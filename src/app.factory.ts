@@ -2,10 +2,19 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
+import * as path from 'node:path';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { isDeveloperEnv } from './config/environment';
+import { PROJECT_ROOT } from './config/project-paths';
+
+/** Brand logos and favicons (§2, §9). Not content-hashed, so cached for a day rather than forever. */
+const STATIC_ASSETS = {
+  dir: path.join(PROJECT_ROOT, 'client/public'),
+  prefix: '/static/',
+  maxAge: '1d',
+};
 
 /**
  * Builds the configured application; main.ts listens on it and integration tests drive it over HTTP,
@@ -30,6 +39,11 @@ export function configureApp(
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
+  app.useStaticAssets(STATIC_ASSETS.dir, {
+    prefix: STATIC_ASSETS.prefix,
+    maxAge: STATIC_ASSETS.maxAge,
+    index: false,
+  });
   app.use(
     helmet({
       // The CSP with per-request nonces for pages is set by the renderer; helmet's strict default covers the rest.

@@ -1,6 +1,14 @@
 import { Controller, Get } from '@nestjs/common';
 import * as http from 'node:http';
 import request from 'supertest';
+import {
+  BRANDS,
+  FAVICONS,
+  LOGOS,
+  LOGO_VARIANTS,
+  faviconPath,
+  logoPath,
+} from '../../src/brand/brand';
 import { AppError } from '../../src/errors/app-error';
 import { freePort } from '../support/free-port';
 import { RunningRedis, startRedis } from '../support/redis-server';
@@ -41,6 +49,23 @@ describe('foundation over HTTP', () => {
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('serves every brand favicon and logo (§2, §9)', async () => {
+    const paths = [
+      ...FAVICONS.map((f) => faviconPath(f)),
+      ...LOGOS.flatMap((l) => LOGO_VARIANTS.map((v) => logoPath(l, v))),
+    ];
+    expect(paths).toHaveLength(14);
+    for (const p of paths) {
+      const res = await request(t.url).get(p).expect(200);
+      expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
+      expect(res.headers['cache-control']).toBe('public, max-age=86400');
+    }
+    for (const brand of BRANDS) {
+      await request(t.url).get(faviconPath(t.config.brands[brand].favicon)).expect(200);
+      await request(t.url).get(logoPath(t.config.brands[brand].logo, 'color')).expect(200);
+    }
   });
 
   it('GET /readyz checks the SQLite session store', async () => {

@@ -1,4 +1,3 @@
-import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
@@ -32,10 +31,7 @@ export async function createApp(
 }
 
 /** Process-wide HTTP settings: logger, proxy trust, security headers. */
-export function configureApp(
-  app: INestApplication & Pick<NestExpressApplication, 'set' | 'disable'>,
-  config: AppConfig,
-): void {
+export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');

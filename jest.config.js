@@ -19,7 +19,10 @@ const transform = {
 };
 const common = {
   transform,
+  // openid-client, oidc-provider and jose are ESM-only: compile them to CommonJS like our own code.
+  transformIgnorePatterns: ['/node_modules/(?!(openid-client|oauth4webapi|jose|oidc-provider)/)'],
   testEnvironment: 'node',
+  setupFiles: ['<rootDir>/test/support/jest-setup.ts'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'json'],
 };
 module.exports = {

@@ -7,6 +7,7 @@ import { AppModule, AppModuleOptions } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { isDeveloperEnv } from './config/environment';
 import { PROJECT_ROOT } from './config/project-paths';
+import { EmbeddedIdp } from './idp/provider/embedded-idp';
 
 /** Brand logos and favicons (§2, §9). Not content-hashed, so cached for a day rather than forever. */
 const STATIC_ASSETS = {
@@ -35,11 +36,6 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
-  app.useStaticAssets(STATIC_ASSETS.dir, {
-    prefix: STATIC_ASSETS.prefix,
-    maxAge: STATIC_ASSETS.maxAge,
-    index: false,
-  });
   app.use(
     helmet({
       // The CSP with per-request nonces for pages is set by the renderer; helmet's strict default covers the rest.
@@ -47,4 +43,11 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
       referrerPolicy: { policy: 'no-referrer' },
     }),
   );
+  app.useStaticAssets(STATIC_ASSETS.dir, {
+    prefix: STATIC_ASSETS.prefix,
+    maxAge: STATIC_ASSETS.maxAge,
+    index: false,
+  });
+  // The embedded IdP answers everything under /oauth2/default and parses its own bodies.
+  if (config.idp.mode === 'embedded') app.get(EmbeddedIdp).mount(app);
 }

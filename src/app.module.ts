@@ -5,6 +5,7 @@ import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
 import { HealthModule } from './health/health.module';
+import { IdpModule } from './idp/idp.module';
 import { LocaleModule } from './locale/locale.module';
 import { LoggingModule, LoggingOptions } from './logging/logging.module';
 import { SessionModule } from './session/session.module';
@@ -24,6 +25,7 @@ export class AppModule {
         SessionModule,
         BrandModule,
         HealthModule,
+        ...(config.idp.mode === 'embedded' ? [IdpModule.forRoot()] : []),
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };

@@ -8,6 +8,11 @@ export type SessionStoreConfig =
 
 export type IdpMode = 'embedded' | 'external';
 
+export interface ClientCredentials {
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
 export interface IdpConfig {
   readonly mode: IdpMode;
   /** The OpenID Connect issuer; Okta's `https://<org>/oauth2/default` in qa and prod. */
@@ -35,6 +40,11 @@ export interface AppConfig {
   readonly sessionSecret: string;
   readonly idp: IdpConfig;
   readonly brands: BrandDirectory;
+  /**
+   * Brands with their own client at the IdP, used by the brand code redirect (§4: response type code,
+   * no PKCE, prompt none). In local and dev with the embedded IdP every web redirect brand has one.
+   */
+  readonly brandClients: Partial<Record<Brand, ClientCredentials>>;
   readonly log: {
     readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   };

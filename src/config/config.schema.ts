@@ -1,8 +1,9 @@
 import * as path from 'node:path';
 import { z } from 'zod';
-import { BRANDS, Brand } from '../brand/brand';
+import { BRANDS, Brand, REDIRECT_BRANDS } from '../brand/brand';
+import { BRAND_DEFINITIONS } from '../brand/brand-definitions';
 import { BrandUrlOverride, ConfigProblem, buildBrandDirectory } from '../brand/brand-directory';
-import type { AppConfig, IdpMode, SessionStoreConfig } from './app-config';
+import type { AppConfig, ClientCredentials, IdpMode, SessionStoreConfig } from './app-config';
 import {
   APP_ENVS,
   AppEnv,
@@ -91,6 +92,24 @@ const brandUrlOverride = z.strictObject({
   appScheme: appScheme.optional(),
   handoff: z.enum(['tokens-in-url', 'handoff-code']).optional(),
 });
+
+const brandClient = (developer: boolean) =>
+  z.strictObject({
+    clientId: z.string().min(1).max(200),
+    clientSecret: z
+      .string()
+      .min(developer ? 1 : MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`),
+  });
+
+/** Embedded-IdP clients for every web redirect brand, with public developer secrets (local and dev only). */
+export function developerBrandClients(): Partial<Record<Brand, ClientCredentials>> {
+  return Object.fromEntries(
+    REDIRECT_BRANDS.filter((b) => BRAND_DEFINITIONS[b].clientType !== 'mobile-app').map((b) => [
+      b,
+      { clientId: `brand-${b}`, clientSecret: `local-dev-brand-secret-${b}-not-for-real-use` },
+    ]),
+  );
+}
 
 function describe(error: z.ZodError): string {
   return error.issues
@@ -230,6 +249,25 @@ export function parseConfig(raw: RawEnv): AppConfig {
     }
   }
 
+  let brandClients: Partial<Record<Brand, ClientCredentials>> = {};
+  if (raw.BRAND_CLIENTS) {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.BRAND_CLIENTS);
+    } catch {
+      problems.push({ key: 'BRAND_CLIENTS', message: 'must be a JSON object keyed by brand code' });
+    }
+    if (json !== undefined) {
+      const parsed = z
+        .partialRecord(z.enum(REDIRECT_BRANDS as [Brand, ...Brand[]]), brandClient(developer))
+        .safeParse(json);
+      if (parsed.success) brandClients = parsed.data;
+      else problems.push({ key: 'BRAND_CLIENTS', message: describe(parsed.error) });
+    }
+  } else if (embedded) {
+    brandClients = developerBrandClients();
+  }
+
   const log = { level: read('LOG_LEVEL', z.enum(LOG_LEVELS), 'info') };
 
   const { directory, problems: brandProblems } = buildBrandDirectory({
@@ -250,6 +288,7 @@ export function parseConfig(raw: RawEnv): AppConfig {
     sessionSecret,
     idp: { mode: idpMode, issuer, clientId, clientSecret },
     brands: directory,
+    brandClients,
     log,
   };
 }

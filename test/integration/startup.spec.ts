@@ -10,6 +10,7 @@ const MAIN = path.join(ROOT, 'dist/src/main.js');
 function startService(env: Record<string, string>): {
   child: ChildProcess;
   output: () => string;
+  stdout: () => string;
   exit: Promise<number | null>;
 } {
   const child = spawn(process.execPath, [MAIN], {
@@ -18,10 +19,14 @@ function startService(env: Record<string, string>): {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  let stdout = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    out += d.toString();
+    stdout += d.toString();
+  });
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, output: () => out, exit };
+  return { child, output: () => out, stdout: () => stdout, exit };
 }
 
 async function waitForHealth(url: string, exit: Promise<number | null>): Promise<Response> {
@@ -55,7 +60,8 @@ describe('start-up (npm start)', () => {
     expect(res.status).toBe(200);
     svc.child.kill('SIGTERM');
     expect(await svc.exit).toBe(0);
-    const lines = svc.output().trim().split('\n');
+    // stdout is the log stream. (stderr may carry oidc-provider's notice that Node 20 is older than it prefers.)
+    const lines = svc.stdout().trim().split('\n');
     for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
     expect(svc.output()).toContain(`listening on http://localhost:${port} (local, IdP embedded)`);
   }, 30_000);

@@ -6,6 +6,7 @@ import { configureApp } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
 import type { AppConfig } from '../../src/config/app-config';
 import type { RawEnv } from '../../src/config/config.schema';
+import { freePort } from './free-port';
 import { testConfig } from './test-config';
 
 /** Every JSON log line the app wrote, kept in memory for assertions. */
@@ -37,7 +38,9 @@ export interface TestApp {
  * loopback port. Extra controllers let a test exercise shared machinery such as the exception filter.
  */
 export async function startTestApp(env: RawEnv = {}, controllers: Type[] = []): Promise<TestApp> {
-  const config = testConfig({ LOG_LEVEL: 'info', ...env });
+  // The public URL (and so the embedded issuer) must name the port the app really listens on.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const config = testConfig({ LOG_LEVEL: 'info', PORT: String(port), ...env });
   const logs = new LogCapture();
   @Module({ imports: [AppModule.forRoot(config, { logDestination: logs })], controllers })
   class TestRootModule {}
@@ -45,13 +48,12 @@ export async function startTestApp(env: RawEnv = {}, controllers: Type[] = []): 
     bufferLogs: true,
   });
   configureApp(app, config);
-  await app.listen(0, '127.0.0.1');
-  const address = app.getHttpServer().address() as { port: number };
+  await app.listen(port, '127.0.0.1');
   return {
     app,
     config,
     logs,
-    url: `http://127.0.0.1:${address.port}`,
+    url: `http://localhost:${port}`,
     close: () => app.close(),
   };
 }

@@ -1,0 +1,412 @@
+import Database from 'better-sqlite3';
+import { randomUUID, scryptSync } from 'node:crypto';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  Account,
+  AccountError,
+  AccountErrorCode,
+  AccountStore,
+  FIRST_COLLECTORS_ID,
+  LOCKOUT_THRESHOLD,
+  NewAccount,
+  normalizeEmail,
+} from './account-store';
+import { Locale } from '../../locale/locale';
+
+const PASSWORD = 'Passw0rd!';
+const file = path.join(os.tmpdir(), `accounts-${randomUUID()}.sqlite`);
+let now = 1_700_000_000_000;
+const clock = (): number => now;
+let db: Database.Database;
+let store: AccountStore;
+/** Everything any method returned, to prove the hash never leaves the store. */
+const returned: unknown[] = [];
+
+let counter = 0;
+const uniqueEmail = (): string => `collector${++counter}@example.com`;
+
+async function create(overrides: Partial<NewAccount> = {}): Promise<Account> {
+  const account = await store.createAccount({
+    email: uniqueEmail(),
+    password: PASSWORD,
+    locale: 'en-US',
+    acceptedTerms: true,
+    ...overrides,
+  });
+  returned.push(account);
+  return account;
+}
+
+async function check(id: string, password: string): ReturnType<AccountStore['checkPassword']> {
+  const result = await store.checkPassword(id, password);
+  returned.push(result);
+  return result;
+}
+
+function storedHash(id: string): string {
+  const row = db.prepare('SELECT password_hash FROM accounts WHERE id = ?').get(id) as {
+    password_hash: string;
+  };
+  return row.password_hash;
+}
+
+async function expectAccountError(promise: Promise<unknown>, code: AccountErrorCode) {
+  const error: unknown = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AccountError);
+  expect((error as AccountError).code).toBe(code);
+  return error as AccountError;
+}
+
+beforeAll(() => {
+  db = new Database(file);
+  store = new AccountStore(db, clock);
+  store.migrate();
+  store.migrate(); // idempotent
+});
+
+afterAll(() => {
+  db.close();
+});
+
+describe(AccountStore.name, () => {
+  describe('createAccount', () => {
+    it('creates an account with an OIDC subject, sequential collectors ids and a Navision id', async () => {
+      const first = await create({ email: '  Ada.Lovelace@Example.COM ', givenName: ' Ada ' });
+      const second = await create();
+      expect(first).toEqual({
+        id: expect.stringMatching(/^u[a-z2-7]{20}$/),
+        collectorsId: FIRST_COLLECTORS_ID,
+        navisionId: 'C00100001',
+        email: 'ada.lovelace@example.com',
+        emailVerified: false,
+        givenName: 'Ada',
+        familyName: null,
+        locale: 'en-US',
+        passwordChangedAt: now,
+        passwordExpired: false,
+        failedPasswordAttempts: 0,
+        lockedAt: null,
+        isMigrating: false,
+        mfaSetupRequired: false,
+        surveyPending: false,
+        acceptedTermsAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+      expect(second.collectorsId).toBe(FIRST_COLLECTORS_ID + 1);
+      expect(second.navisionId).toBe('C00100002');
+      expect(second.id).not.toBe(first.id);
+    });
+
+    it('stores the password only as an scrypt hash', async () => {
+      const account = await create();
+      expect(storedHash(account.id)).toMatch(/^scrypt\$16384\$8\$5\$/);
+      expect(storedHash(account.id)).not.toContain(PASSWORD);
+    });
+
+    it('sets the flags it is given', async () => {
+      const account = await create({
+        locale: 'ja-JP',
+        flags: { isMigrating: true, mfaSetupRequired: true, surveyPending: true },
+      });
+      expect(account).toMatchObject({
+        locale: 'ja-JP',
+        isMigrating: true,
+        mfaSetupRequired: true,
+        surveyPending: true,
+        passwordExpired: false,
+        emailVerified: false,
+      });
+    });
+
+    it('refuses an email that is taken, whatever its case and spacing', async () => {
+      const account = await create();
+      await expectAccountError(
+        create({ email: ` ${account.email.toUpperCase()} ` }),
+        'email-taken',
+      );
+    });
+
+    it('settles racing registrations: one email, one account; collectors ids stay distinct', async () => {
+      const email = uniqueEmail();
+      const results = await Promise.allSettled([create({ email }), create({ email }), create()]);
+      const rejected = results.filter((r) => r.status === 'rejected');
+      expect(rejected).toHaveLength(1);
+      expect((rejected[0] as PromiseRejectedResult).reason).toMatchObject({ code: 'email-taken' });
+      const ids = results
+        .flatMap((r) => (r.status === 'fulfilled' ? [r.value.collectorsId] : []))
+        .sort((x, y) => x - y);
+      expect(ids[1]).toBe((ids[0] ?? 0) + 1);
+    });
+
+    it('refuses a weak password with every failed rule', async () => {
+      const error = await expectAccountError(create({ password: 'password' }), 'weak-password');
+      expect(error.rules).toEqual(['uppercase', 'digit', 'special']);
+    });
+
+    // Refusals, as a table: what was wrong, the input, the error code.
+    const refusals: ReadonlyArray<readonly [string, Partial<NewAccount>, AccountErrorCode]> = [
+      [
+        'terms not accepted (§3 acceptedTermsAndConditions)',
+        { acceptedTerms: false },
+        'terms-not-accepted',
+      ],
+      ['an email without @', { email: 'collector.example.com' }, 'invalid-email'],
+      ['a blank given name', { givenName: '   ' }, 'invalid-name'],
+      ['a family name of 101 characters', { familyName: 'x'.repeat(101) }, 'invalid-name'],
+      ['an unsupported locale', { locale: 'de-DE' as Locale }, 'invalid-locale'],
+      ['a 7-character password', { password: 'Pa1!abc' }, 'weak-password'],
+    ];
+    for (const [why, input, code] of refusals) {
+      it(`refuses ${why}`, async () => {
+        const count = () => db.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number };
+        const before = count().n;
+        await expectAccountError(create(input), code);
+        expect(count().n).toBe(before);
+      });
+    }
+  });
+
+  describe('normalizeEmail', () => {
+    // The documented email rule, as a table: input, normalized form or undefined (refused).
+    const table: ReadonlyArray<readonly [string, string | undefined]> = [
+      ['collector@example.com', 'collector@example.com'],
+      ['  Collector@Example.Com\t', 'collector@example.com'],
+      ['a+tag@sub.example.co.jp', 'a+tag@sub.example.co.jp'],
+      ['collector@localhost', undefined],
+      ['collector@example.', undefined],
+      ['collector@.example', undefined],
+      ['@example.com', undefined],
+      ['collector@', undefined],
+      ['a@b@example.com', undefined],
+      ['col lector@example.com', undefined],
+      ['collector@exa\u0000mple.com', undefined],
+      ['', undefined],
+      [`${'a'.repeat(242)}@example.com`, `${'a'.repeat(242)}@example.com`],
+      [`${'a'.repeat(243)}@example.com`, undefined],
+    ];
+    for (const [input, expected] of table) {
+      it(`${JSON.stringify(input.slice(0, 30))} -> ${String(expected?.slice(0, 30))}`, () => {
+        expect(normalizeEmail(input)).toBe(expected);
+      });
+    }
+  });
+
+  describe('lookups', () => {
+    it('finds an account by email (normalized), id and collectors id', async () => {
+      const account = await create();
+      expect(await store.findByEmail(` ${account.email.toUpperCase()}`)).toEqual(account);
+      expect(await store.findById(account.id)).toEqual(account);
+      expect(await store.findByCollectorsId(account.collectorsId)).toEqual(account);
+    });
+
+    it('answers undefined for unknown or unreadable keys', async () => {
+      expect(await store.findByEmail('nobody@example.com')).toBeUndefined();
+      expect(await store.findByEmail('not an email')).toBeUndefined();
+      expect(await store.findById('u-unknown')).toBeUndefined();
+      expect(await store.findByCollectorsId(42)).toBeUndefined();
+    });
+  });
+
+  describe('checkPassword (§4 Sign-in flow outcomes)', () => {
+    it('answers SUCCESS for the right password and INVALID_CREDENTIALS for a wrong one', async () => {
+      const account = await create();
+      expect(await check(account.id, PASSWORD)).toEqual({ outcome: 'SUCCESS' });
+      expect(await check(account.id, 'Passw0rd?')).toEqual({
+        outcome: 'INVALID_CREDENTIALS',
+        attemptsLeft: LOCKOUT_THRESHOLD - 1,
+      });
+    });
+
+    it('locks after exactly 5 consecutive failures; then even the right password is LOCKED_OUT', async () => {
+      const account = await create();
+      for (let failure = 1; failure < LOCKOUT_THRESHOLD; failure++) {
+        expect(await check(account.id, 'wrong')).toEqual({
+          outcome: 'INVALID_CREDENTIALS',
+          attemptsLeft: LOCKOUT_THRESHOLD - failure,
+        });
+        expect((await store.findById(account.id))?.lockedAt).toBeNull();
+      }
+      now += 1000;
+      expect(await check(account.id, 'wrong')).toEqual({ outcome: 'LOCKED_OUT' });
+      expect(await store.findById(account.id)).toMatchObject({
+        lockedAt: now,
+        failedPasswordAttempts: LOCKOUT_THRESHOLD,
+      });
+      expect(await check(account.id, PASSWORD)).toEqual({ outcome: 'LOCKED_OUT' });
+      expect(await check(account.id, 'wrong')).toEqual({ outcome: 'LOCKED_OUT' });
+    });
+
+    it('keeps the lockout across a restart (a new store on the same file), and unlock clears it', async () => {
+      const account = await create();
+      for (let failure = 0; failure < LOCKOUT_THRESHOLD; failure++) await check(account.id, 'x');
+
+      const reopened = new Database(file);
+      try {
+        const restarted = new AccountStore(reopened, clock);
+        restarted.migrate();
+        expect(await restarted.checkPassword(account.id, PASSWORD)).toEqual({
+          outcome: 'LOCKED_OUT',
+        });
+        const unlocked = await restarted.unlock(account.id);
+        expect(unlocked).toMatchObject({ lockedAt: null, failedPasswordAttempts: 0 });
+        expect(await restarted.checkPassword(account.id, PASSWORD)).toEqual({ outcome: 'SUCCESS' });
+      } finally {
+        reopened.close();
+      }
+      expect(await check(account.id, PASSWORD)).toEqual({ outcome: 'SUCCESS' });
+    });
+
+    it('counts consecutive failures only: a success resets the counter', async () => {
+      const account = await create();
+      for (let failure = 0; failure < LOCKOUT_THRESHOLD - 1; failure++)
+        await check(account.id, 'x');
+      expect(await check(account.id, PASSWORD)).toEqual({ outcome: 'SUCCESS' });
+      expect((await store.findById(account.id))?.failedPasswordAttempts).toBe(0);
+      expect(await check(account.id, 'x')).toEqual({
+        outcome: 'INVALID_CREDENTIALS',
+        attemptsLeft: LOCKOUT_THRESHOLD - 1,
+      });
+    });
+
+    it('answers PASSWORD_EXPIRED only after the right password', async () => {
+      const account = await create({ flags: { passwordExpired: true } });
+      expect((await check(account.id, 'wrong')).outcome).toBe('INVALID_CREDENTIALS');
+      expect(await check(account.id, PASSWORD)).toEqual({ outcome: 'PASSWORD_EXPIRED' });
+    });
+
+    it('answers INVALID_CREDENTIALS for an unknown account', async () => {
+      expect((await check('u-nobody', PASSWORD)).outcome).toBe('INVALID_CREDENTIALS');
+    });
+
+    it('re-hashes an old-parameter hash after a successful sign-in', async () => {
+      const account = await create();
+      const salt = Buffer.alloc(16, 1);
+      const key = scryptSync(PASSWORD, salt, 32, { N: 1024, r: 8, p: 1 });
+      const old = `scrypt$1024$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`;
+      db.prepare('UPDATE accounts SET password_hash = ? WHERE id = ?').run(old, account.id);
+
+      expect((await check(account.id, 'wrong')).outcome).toBe('INVALID_CREDENTIALS');
+      expect(storedHash(account.id)).toBe(old);
+      expect(await check(account.id, PASSWORD)).toEqual({ outcome: 'SUCCESS' });
+      expect(storedHash(account.id)).toMatch(/^scrypt\$16384\$8\$5\$/);
+      expect(await check(account.id, PASSWORD)).toEqual({ outcome: 'SUCCESS' });
+    });
+  });
+
+  describe('setPassword', () => {
+    it('changes the password, clears the expiry and the failure counter', async () => {
+      const account = await create({ flags: { passwordExpired: true } });
+      await check(account.id, 'wrong');
+      now += 60_000;
+      const updated = await store.setPassword(account.id, 'N3w-password');
+      returned.push(updated);
+      expect(updated).toMatchObject({
+        passwordExpired: false,
+        failedPasswordAttempts: 0,
+        passwordChangedAt: now,
+        updatedAt: now,
+      });
+      expect((await check(account.id, PASSWORD)).outcome).toBe('INVALID_CREDENTIALS');
+      expect(await check(account.id, 'N3w-password')).toEqual({ outcome: 'SUCCESS' });
+    });
+
+    it('refuses the current password, a weak one, and an unknown account', async () => {
+      const account = await create();
+      await expectAccountError(store.setPassword(account.id, PASSWORD), 'password-reused');
+      const weak = await expectAccountError(
+        store.setPassword(account.id, 'short'),
+        'weak-password',
+      );
+      expect(weak.rules).toEqual(['minLength', 'uppercase', 'digit', 'special']);
+      await expectAccountError(store.setPassword('u-nobody', 'N3w-password'), 'not-found');
+    });
+
+    it('does not unlock a locked account (unlocking is its own flow)', async () => {
+      const account = await create();
+      for (let failure = 0; failure < LOCKOUT_THRESHOLD; failure++) await check(account.id, 'x');
+      await store.setPassword(account.id, 'N3w-password');
+      expect(await check(account.id, 'N3w-password')).toEqual({ outcome: 'LOCKED_OUT' });
+    });
+  });
+
+  describe('profile updates', () => {
+    it('marks the email verified, sets flags, accepts terms and sets the locale', async () => {
+      const account = await create();
+      now += 5000;
+      returned.push(await store.markEmailVerified(account.id));
+      returned.push(await store.setFlags(account.id, { surveyPending: true, isMigrating: true }));
+      const flagged = await store.setFlags(account.id, { isMigrating: false });
+      expect(flagged).toMatchObject({
+        surveyPending: true,
+        isMigrating: false,
+        emailVerified: true,
+      });
+      expect(await store.setFlags(account.id, {})).toEqual(flagged);
+      const accepted = await store.acceptTerms(account.id);
+      expect(accepted.acceptedTermsAt).toBe(now);
+      expect(accepted.updatedAt).toBe(now);
+      expect((await store.setLocale(account.id, 'fr-CA')).locale).toBe('fr-CA');
+      await expectAccountError(store.setLocale(account.id, 'xx' as Locale), 'invalid-locale');
+    });
+
+    // §4 EnterNameInfo, as a table: given name, family name, stored pair or the refusal.
+    const names: ReadonlyArray<
+      readonly [string, string, readonly [string, string] | 'invalid-name']
+    > = [
+      ['Ada', 'Lovelace', ['Ada', 'Lovelace']],
+      ['  Ada ', '\tLovelace\n', ['Ada', 'Lovelace']],
+      ['Émilie', 'du Châtelet', ['Émilie', 'du Châtelet']],
+      ['太郎', '山田', ['太郎', '山田']],
+      ['x'.repeat(100), 'y', ['x'.repeat(100), 'y']],
+      ['x'.repeat(101), 'y', 'invalid-name'],
+      ['', 'Lovelace', 'invalid-name'],
+      ['Ada', '   ', 'invalid-name'],
+      ['Ada\u0000', 'Lovelace', 'invalid-name'],
+    ];
+    for (const [givenName, familyName, expected] of names) {
+      it(`updateName(${JSON.stringify(givenName.slice(0, 12))} (${givenName.length}), ${JSON.stringify(familyName)})`, async () => {
+        const account = await create();
+        const update = store.updateName(account.id, { givenName, familyName });
+        if (expected === 'invalid-name') {
+          await expectAccountError(update, 'invalid-name');
+        } else {
+          expect(await update).toMatchObject({ givenName: expected[0], familyName: expected[1] });
+        }
+      });
+    }
+
+    it('answers not-found for an unknown account', async () => {
+      const id = 'u-nobody';
+      await expectAccountError(store.unlock(id), 'not-found');
+      await expectAccountError(store.markEmailVerified(id), 'not-found');
+      await expectAccountError(
+        store.updateName(id, { givenName: 'A', familyName: 'B' }),
+        'not-found',
+      );
+      await expectAccountError(store.setFlags(id, { surveyPending: true }), 'not-found');
+      await expectAccountError(store.setFlags(id, {}), 'not-found');
+      await expectAccountError(store.acceptTerms(id), 'not-found');
+      await expectAccountError(store.setLocale(id, 'en-CA'), 'not-found');
+    });
+  });
+
+  it('never returns the password hash or the password from any method', async () => {
+    const account = await create();
+    returned.push(
+      await store.findById(account.id),
+      await store.findByEmail(account.email),
+      await store.findByCollectorsId(account.collectorsId),
+      await store.unlock(account.id),
+    );
+    const everything = JSON.stringify(returned);
+    expect(returned.length).toBeGreaterThan(20);
+    expect(everything).not.toMatch(/scrypt|password_?hash/i);
+    expect(everything).not.toContain(PASSWORD);
+    expect(everything).not.toContain(storedHash(account.id));
+  });
+});

@@ -1,0 +1,250 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { InteractionResults } from 'oidc-provider';
+import { AccountStore } from '../accounts/account-store';
+import { FactorStore } from '../accounts/factor-store';
+import {
+  FlowContext,
+  FlowState,
+  parseStateKey,
+  stateKey,
+  stepKey,
+  transition,
+} from '../flow/signin-flow';
+import { EmbeddedIdp, SILENT_PARAM } from '../provider/embedded-idp';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  RESOURCE_SCOPES,
+  SUPPORTED_SCOPES,
+  interactionPath,
+} from '../provider/okta-shape';
+import { FlowData, FlowRecords, csrfMatches } from './flow-records';
+import type { PageContext } from './interaction.controller';
+import { SigninSteps } from './signin-steps';
+import { renderStepPage } from './step-page';
+import { StepErrors } from './step-outcome';
+
+export interface RenderedPage {
+  readonly status: number;
+  readonly html: string;
+}
+
+type Details = Awaited<ReturnType<EmbeddedIdp['provider']['interactionDetails']>>;
+
+/**
+ * Runs the sign-in flow for one oidc-provider interaction: loads the interaction and our flow record,
+ * hands form posts to the step handlers, moves the flow machine, and tells the provider the result.
+ * Answers `undefined` when it has already redirected.
+ */
+@Injectable()
+export class InteractionService {
+  constructor(
+    private readonly idp: EmbeddedIdp,
+    private readonly records: FlowRecords,
+    private readonly steps: SigninSteps,
+    private readonly accounts: AccountStore,
+    private readonly factors: FactorStore,
+  ) {}
+
+  async show(
+    uid: string,
+    req: Request,
+    res: Response,
+    page: (uiLocales?: string) => PageContext,
+  ): Promise<RenderedPage | undefined> {
+    const details = await this.details(uid, req, res);
+    if (!details) return this.expired(page());
+    const ctx = page(uiLocales(details));
+    if (await this.finishWithoutForm(details, req, res)) return undefined;
+    const data =
+      this.records.get(uid) ?? this.records.create(uid, 'EmailCheck', details.exp * 1000);
+    const state = parseStateKey(data.state);
+    if (!state) return this.expired(ctx);
+    // A notice is shown once.
+    if (data.notice) this.records.save(uid, { ...data, notice: undefined }, details.exp * 1000);
+    return { status: 200, html: await this.render(uid, state, data, ctx) };
+  }
+
+  async submit(
+    uid: string,
+    form: Record<string, unknown>,
+    req: Request,
+    res: Response,
+    page: (uiLocales?: string) => PageContext,
+  ): Promise<RenderedPage | undefined> {
+    const details = await this.details(uid, req, res);
+    if (!details) return this.expired(page());
+    const ctx = page(uiLocales(details));
+    const data = this.records.get(uid);
+    const state = data ? parseStateKey(data.state) : undefined;
+    if (!data || !state) return this.expired(ctx);
+    // A post without this interaction's token (a cross-site form, a stale tab) changes nothing.
+    if (!csrfMatches(data.csrf, form.csrf)) {
+      return {
+        status: 403,
+        html: await this.render(uid, state, data, ctx, {
+          fields: {},
+          form: { code: 'notAllowed' },
+        }),
+      };
+    }
+    const action = typeof form.action === 'string' ? form.action : 'submit';
+    const outcome = await this.steps.handle({
+      stepKey: stepKey(state),
+      action,
+      form,
+      data,
+      locale: ctx.locale,
+      t: ctx.t,
+    });
+    if (outcome.kind === 'invalid') {
+      return {
+        status: 400,
+        html: await this.render(uid, state, data, ctx, outcome.errors, outcome.values),
+      };
+    }
+    const patched: FlowData = { ...data, ...outcome.patch };
+    if (outcome.kind === 'stay') {
+      this.records.save(uid, patched, details.exp * 1000);
+      return this.redirect(res, uid, ctx);
+    }
+    const moved = transition(state, outcome.event, await this.context(patched));
+    if (!moved.ok) {
+      return {
+        status: 400,
+        html: await this.render(uid, state, data, ctx, {
+          fields: {},
+          form: { code: 'notAllowed' },
+        }),
+      };
+    }
+    if (moved.state.step === 'Done' && patched.accountId) {
+      this.records.delete(uid);
+      await this.finish(req, res, {
+        login: { accountId: patched.accountId, amr: patched.factor ? ['pwd', 'mfa'] : ['pwd'] },
+      });
+      return undefined;
+    }
+    this.records.save(uid, { ...patched, state: stateKey(moved.state) }, details.exp * 1000);
+    return this.redirect(res, uid, ctx);
+  }
+
+  /** An expired or unknown interaction: say so, with a way back (the brand starts sign-in again). */
+  private expired(ctx: PageContext): RenderedPage {
+    return {
+      status: 400,
+      html: renderExpired(ctx),
+    };
+  }
+
+  private async details(uid: string, req: Request, res: Response): Promise<Details | undefined> {
+    try {
+      const details = await this.idp.provider.interactionDetails(req, res);
+      return details.uid === uid ? details : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Steps that need no form: consent for our first-party clients is granted the Okta way (no screen),
+   * and a silent request (prompt=none, see keepOfflineAccess) without a session answers login_required.
+   */
+  private async finishWithoutForm(details: Details, req: Request, res: Response): Promise<boolean> {
+    if (details.prompt.name === 'consent' && details.session?.accountId) {
+      const { Grant } = this.idp.provider;
+      const clientId = String(details.params.client_id);
+      const grant = details.grantId
+        ? await Grant.find(details.grantId)
+        : new Grant({ accountId: details.session.accountId, clientId });
+      if (!grant) return false;
+      grant.addOIDCScope(SUPPORTED_SCOPES.join(' '));
+      grant.addResourceScope(ACCESS_TOKEN_AUDIENCE, RESOURCE_SCOPES);
+      const grantId = await grant.save();
+      await this.finish(req, res, { consent: { grantId } }, true);
+      return true;
+    }
+    if (details.prompt.name === 'login' && details.params[SILENT_PARAM] === 'true') {
+      await this.finish(req, res, {
+        error: 'login_required',
+        error_description: 'End-User authentication is required',
+      });
+      return true;
+    }
+    return false;
+  }
+
+  private finish(
+    req: Request,
+    res: Response,
+    result: InteractionResults,
+    merge = false,
+  ): Promise<void> {
+    return this.idp.provider.interactionFinished(req, res, result, {
+      mergeWithLastSubmission: merge,
+    });
+  }
+
+  private async context(data: FlowData): Promise<FlowContext> {
+    const account = data.accountId ? await this.accounts.findById(data.accountId) : undefined;
+    const factors = account ? (await this.factors.listVerified(account.id)).map((f) => f.type) : [];
+    return {
+      factors,
+      mfaSetupRequired: account?.mfaSetupRequired ?? false,
+      mfaSetupSkippable: true,
+      surveyPending: account?.surveyPending ?? false,
+      isNewAccount: data.isNewAccount ?? false,
+    };
+  }
+
+  private async render(
+    uid: string,
+    state: FlowState,
+    data: FlowData,
+    ctx: PageContext,
+    errors?: StepErrors,
+    values?: Record<string, string>,
+  ): Promise<string> {
+    const key = stepKey(state);
+    const account = data.accountId ? await this.accounts.findById(data.accountId) : undefined;
+    const verified =
+      key === 'ChooseVerifyFactor' && account
+        ? (await this.factors.listVerified(account.id)).map((f) => f.type)
+        : undefined;
+    const displayName = account?.givenName ?? undefined;
+    return renderStepPage({
+      stepKey: key,
+      data,
+      locale: ctx.locale,
+      t: ctx.t,
+      formAction: `${interactionPath(uid)}${ctx.langQuery}`,
+      termsUrl: ctx.termsUrl,
+      ...(errors ? { errors } : {}),
+      ...(values ? { values } : {}),
+      ...(verified ? { options: { factor: verified } } : {}),
+      ...(displayName ? { displayName } : {}),
+    });
+  }
+
+  private redirect(res: Response, uid: string, ctx: PageContext): undefined {
+    res.redirect(303, `${interactionPath(uid)}${ctx.langQuery}`);
+    return undefined;
+  }
+}
+
+function uiLocales(details: Details): string | undefined {
+  return typeof details.params.ui_locales === 'string' ? details.params.ui_locales : undefined;
+}
+
+function renderExpired(ctx: PageContext): string {
+  const t = ctx.t;
+  return `<!doctype html><html lang="${ctx.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(
+    t('common.errorPage.title'),
+  )}</title><link rel="stylesheet" href="/static/css/signin.css"></head><body><main id="main" class="signin-card"><h1>${escapeHtml(
+    t('common.errorPage.header'),
+  )}</h1><p role="alert">${escapeHtml(t('common.signin.errors.interactionExpired'))}</p></main></body></html>`;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,54 @@
+import { Controller, ForbiddenException, Get, Header, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { OutboxSender, StoredMessage } from './outbox';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/**
+ * The built-in outbox, readable by a developer and by tests (issue 3, item 7). Mounted only with the
+ * embedded IdP, which only runs in local and dev, and answers only to requests from this machine:
+ * these messages hold sign-in codes.
+ */
+@Controller('idp/outbox')
+export class OutboxController {
+  constructor(private readonly outbox: OutboxSender) {}
+
+  @Get('messages.json')
+  @Header('Cache-Control', 'no-store')
+  async json(
+    @Req() req: Request,
+    @Query('to') to: unknown,
+  ): Promise<{ messages: StoredMessage[] }> {
+    this.assertLocal(req);
+    return { messages: await this.outbox.list(typeof to === 'string' ? { to } : {}) };
+  }
+
+  @Get()
+  @Header('Cache-Control', 'no-store')
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  async page(@Req() req: Request, @Query('to') to: unknown): Promise<string> {
+    this.assertLocal(req);
+    const messages = await this.outbox.list(typeof to === 'string' ? { to } : {});
+    const rows = messages
+      .map(
+        (m) =>
+          `<tr><td>${new Date(m.createdAt).toISOString()}</td><td>${esc(m.channel)}</td><td>${esc(m.to)}</td><td>${esc(m.purpose)}</td><td>${esc(
+            m.subject ?? '',
+          )}</td><td>${esc(m.text)}</td></tr>`,
+      )
+      .join('');
+    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outbox</title><link rel="stylesheet" href="/static/css/signin.css"></head>
+<body><main id="main" class="outbox"><h1>Outbox (local only)</h1><p>Email and SMS the embedded identity provider would have sent. Newest first.</p>
+<table><thead><tr><th scope="col">Sent</th><th scope="col">Channel</th><th scope="col">To</th><th scope="col">Purpose</th><th scope="col">Subject</th><th scope="col">Text</th></tr></thead>
+<tbody>${rows}</tbody></table></main></body></html>`;
+  }
+
+  private assertLocal(req: Request): void {
+    if (!LOOPBACK.has(req.socket.remoteAddress ?? ''))
+      throw new ForbiddenException('the outbox is only readable from this machine');
+  }
+}
+
+function esc(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

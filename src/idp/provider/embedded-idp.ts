@@ -1,0 +1,103 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type Database from 'better-sqlite3';
+import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
+import type { AppConfig } from '../../config/app-config';
+import { AccountLookup, OidcConfigurationDeps, oidcConfiguration } from './oidc-configuration';
+import { IDP_MOUNT_PATH, OKTA_ROUTES } from './okta-shape';
+import { SigningKeys } from './signing-keys';
+import { SqliteOidcStorage } from './sqlite-oidc-adapter';
+
+/** Marks an authorization request that arrived with prompt=none (see `keepOfflineAccess`). */
+export const SILENT_PARAM = 'x_silent';
+
+export interface EmbeddedIdpPages {
+  readonly renderError: OidcConfigurationDeps['renderError'];
+  readonly logoutSource: OidcConfigurationDeps['logoutSource'];
+  readonly postLogoutSuccessSource: OidcConfigurationDeps['postLogoutSuccessSource'];
+}
+
+/**
+ * oidc-provider drops `offline_access` unless the request says prompt=consent (OIDC Core 11), while
+ * Okta grants it to first-party apps without asking (issue 3). So for our clients a request for
+ * offline_access gets `consent` added to its prompt; the interaction then grants without a screen.
+ * prompt=none cannot be combined with consent, so it is carried as x_silent: if the collector has no
+ * session, the interaction answers login_required exactly as prompt=none would.
+ */
+export function keepOfflineAccess(
+  ctx: KoaContextWithOIDC,
+  knownClients: ReadonlySet<string>,
+): void {
+  if (ctx.method !== 'GET' || ctx.path !== OKTA_ROUTES.authorization) return;
+  const query = { ...ctx.query } as Record<string, string | string[] | undefined>;
+  const scope = typeof query.scope === 'string' ? query.scope.split(' ') : [];
+  const clientId = typeof query.client_id === 'string' ? query.client_id : '';
+  if (!scope.includes('offline_access') || !knownClients.has(clientId)) return;
+  const prompts = new Set(
+    typeof query.prompt === 'string' ? query.prompt.split(' ').filter(Boolean) : [],
+  );
+  delete query[SILENT_PARAM];
+  if (prompts.has('none')) {
+    prompts.delete('none');
+    query[SILENT_PARAM] = 'true';
+  }
+  prompts.add('consent');
+  query.prompt = [...prompts].join(' ');
+  ctx.query = query;
+}
+
+/**
+ * The embedded identity provider: oidc-provider with Okta's paths and token shapes, its artefacts and
+ * keys in SQLite. The rest of the service reaches it only over HTTP, like any other issuer.
+ */
+export class EmbeddedIdp {
+  readonly provider: Provider;
+  readonly storage: SqliteOidcStorage;
+  private readonly purgeTimer: NodeJS.Timeout;
+
+  private constructor(provider: Provider, storage: SqliteOidcStorage) {
+    this.provider = provider;
+    this.storage = storage;
+    this.purgeTimer = setInterval(() => storage.purgeExpired(), 60_000);
+    this.purgeTimer.unref();
+  }
+
+  static async create(
+    config: AppConfig,
+    db: Database.Database,
+    accounts: AccountLookup,
+    pages: EmbeddedIdpPages,
+  ): Promise<EmbeddedIdp> {
+    const storage = new SqliteOidcStorage(db);
+    const keys = new SigningKeys(db);
+    const jwks = await keys.load();
+    const configuration = oidcConfiguration({
+      config,
+      accounts,
+      adapter: (name: string) => storage.adapterFor(name),
+      jwks,
+      cookieKeys: [keys.secret('cookie-key-1')],
+      ...pages,
+    });
+    configuration.extraParams = [SILENT_PARAM];
+    const provider = new Provider(config.idp.issuer, configuration);
+    provider.proxy = config.http.trustProxy > 0;
+    const knownClients = new Set([
+      config.idp.clientId,
+      ...Object.values(config.brandClients).map((c) => c.clientId),
+    ]);
+    provider.use(async (ctx, next) => {
+      keepOfflineAccess(ctx as KoaContextWithOIDC, knownClients);
+      await next();
+    });
+    return new EmbeddedIdp(provider, storage);
+  }
+
+  /** Mounted before Nest's body parsers: the provider parses its own bodies. */
+  mount(app: NestExpressApplication): void {
+    app.use(IDP_MOUNT_PATH, this.provider.callback());
+  }
+
+  close(): void {
+    clearInterval(this.purgeTimer);
+  }
+}

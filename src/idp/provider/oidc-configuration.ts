@@ -1,0 +1,193 @@
+import type {
+  AccountClaims,
+  ClientMetadata,
+  Configuration,
+  KoaContextWithOIDC,
+  UnknownObject,
+} from 'oidc-provider';
+import type { AppConfig } from '../../config/app-config';
+import {
+  ACCESS_TOKEN_AUDIENCE,
+  CLAIMS_BY_SCOPE,
+  OKTA_ROUTES,
+  RESOURCE_SCOPES,
+  SUPPORTED_SCOPES,
+  TOKEN_TTL,
+  interactionPath,
+} from './okta-shape';
+
+/** The account facts the provider puts in tokens. */
+export interface IdpAccount {
+  readonly id: string;
+  readonly collectorsId: number;
+  readonly navisionId: string;
+  readonly email: string;
+  readonly emailVerified: boolean;
+  readonly givenName: string | null;
+  readonly familyName: string | null;
+  readonly locale: string;
+  readonly isMigrating: boolean;
+  readonly mfaSetupRequired: boolean;
+  readonly surveyPending: boolean;
+}
+
+export interface AccountLookup {
+  findById(id: string): Promise<IdpAccount | undefined>;
+}
+
+export interface OidcConfigurationDeps {
+  readonly config: AppConfig;
+  readonly accounts: AccountLookup;
+  /** oidc-provider's adapter class (one instance per model name). */
+  readonly adapter: NonNullable<Configuration['adapter']>;
+  readonly jwks: { keys: UnknownObject[] };
+  readonly cookieKeys: string[];
+  readonly renderError: NonNullable<Configuration['renderError']>;
+  readonly logoutSource: NonNullable<
+    NonNullable<NonNullable<Configuration['features']>['rpInitiatedLogout']>['logoutSource']
+  >;
+  readonly postLogoutSuccessSource: NonNullable<
+    NonNullable<
+      NonNullable<Configuration['features']>['rpInitiatedLogout']
+    >['postLogoutSuccessSource']
+  >;
+}
+
+export function accountClaims(account: IdpAccount): AccountClaims {
+  const name = [account.givenName, account.familyName].filter(Boolean).join(' ');
+  return {
+    sub: account.id,
+    CollectorsId: account.collectorsId,
+    NavisionId: account.navisionId,
+    isMigrating: account.isMigrating,
+    setupMfa: account.mfaSetupRequired,
+    showSurvey: account.surveyPending,
+    email: account.email,
+    email_verified: account.emailVerified,
+    ...(name ? { name } : {}),
+    ...(account.givenName ? { given_name: account.givenName } : {}),
+    ...(account.familyName ? { family_name: account.familyName } : {}),
+    locale: account.locale,
+  };
+}
+
+/** This service's client and each brand's client (issue 3, item 3). All are first-party. */
+export function oidcClients(config: AppConfig): ClientMetadata[] {
+  const base = config.http.publicUrl;
+  const service: ClientMetadata = {
+    client_id: config.idp.clientId,
+    client_secret: config.idp.clientSecret,
+    redirect_uris: [`${base}/handleloginredirect`],
+    post_logout_redirect_uris: [`${base}/handlelogoutredirect`],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'client_secret_basic',
+  };
+  const brands = Object.values(config.brandClients).map((c): ClientMetadata => ({
+    client_id: c.clientId,
+    client_secret: c.clientSecret,
+    redirect_uris: [`${base}/handlebrandtokenredirect`],
+    post_logout_redirect_uris: [`${base}/handlelogoutredirect`],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'client_secret_basic',
+  }));
+  return [service, ...brands];
+}
+
+/**
+ * The oidc-provider configuration that makes the embedded IdP behave like Okta's default
+ * authorization server: Okta's paths, RS256 JWT access tokens for `api://default` with Okta's claims,
+ * refresh-token rotation, no consent screen for our own clients, RP-initiated logout.
+ */
+export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
+  const { config, accounts } = deps;
+  const findAccount = async (_ctx: KoaContextWithOIDC, sub: string) => {
+    const account = await accounts.findById(sub);
+    if (!account) return undefined;
+    return { accountId: account.id, claims: () => accountClaims(account) };
+  };
+
+  return {
+    adapter: deps.adapter,
+    clients: oidcClients(config),
+    jwks: deps.jwks,
+    findAccount,
+    routes: { ...OKTA_ROUTES },
+    scopes: [...SUPPORTED_SCOPES],
+    claims: Object.fromEntries(Object.entries(CLAIMS_BY_SCOPE).map(([k, v]) => [k, [...v]])),
+    // ID tokens carry the claims themselves (see CLAIMS_BY_SCOPE), as Okta's do for these scopes.
+    conformIdTokenClaims: false,
+    pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
+    responseTypes: ['code'],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post'],
+    rotateRefreshToken: true,
+    ttl: { ...TOKEN_TTL },
+    cookies: {
+      keys: deps.cookieKeys,
+      long: { signed: true, httpOnly: true, sameSite: 'lax' },
+      short: { signed: true, httpOnly: true, sameSite: 'lax' },
+    },
+    interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
+    // Okta does not ask collectors to consent to first-party apps: grant what they asked for.
+    loadExistingGrant: async (ctx) => {
+      const { client, session } = ctx.oidc;
+      if (!client || !session?.accountId) return undefined;
+      const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+      const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+      const grant =
+        existing ??
+        new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+      grant.addOIDCScope(SUPPORTED_SCOPES.join(' '));
+      grant.addResourceScope(ACCESS_TOKEN_AUDIENCE, RESOURCE_SCOPES);
+      await grant.save();
+      return grant;
+    },
+    extraTokenClaims: async (ctx, token) => {
+      if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+      const account = await accounts.findById(token.accountId);
+      const grant = ctx.oidc.entities.Grant;
+      const oidcScopes = grant?.getOIDCScope().split(' ').filter(Boolean) ?? [];
+      const resourceScopes = (token.scope ?? '').split(' ').filter(Boolean);
+      return {
+        // Okta's access-token shape (§3): client id as `cid`, scopes as the list `scp`.
+        cid: token.clientId,
+        scp: [
+          ...new Set([
+            ...oidcScopes.filter((s) => s !== 'offline_access' || token.grantId),
+            ...resourceScopes,
+          ]),
+        ],
+        ...(account ? { CollectorsId: account.collectorsId, NavisionId: account.navisionId } : {}),
+      };
+    },
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      introspection: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: deps.logoutSource,
+        postLogoutSuccessSource: deps.postLogoutSuccessSource,
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => ACCESS_TOKEN_AUDIENCE,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => {
+          if (resource !== ACCESS_TOKEN_AUDIENCE) throw new Error('unknown resource');
+          return {
+            scope: RESOURCE_SCOPES,
+            audience: ACCESS_TOKEN_AUDIENCE,
+            accessTokenTTL: TOKEN_TTL.AccessToken,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
+        },
+      },
+    },
+    enabledJWA: { idTokenSigningAlgValues: ['RS256'] },
+    renderError: deps.renderError,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * What makes the embedded IdP look like Okta's default authorization server to the rest of the
+ * service (issue 3): its paths, its audience, its scopes and the shape of its tokens (§3, §7).
+ */
+export const IDP_MOUNT_PATH = '/oauth2/default';
+
+/** Okta's endpoint paths under the authorization server. */
+export const OKTA_ROUTES = {
+  authorization: '/v1/authorize',
+  token: '/v1/token',
+  jwks: '/v1/keys',
+  userinfo: '/v1/userinfo',
+  end_session: '/v1/logout',
+  revocation: '/v1/revoke',
+  introspection: '/v1/introspect',
+} as const;
+
+/** The `aud` of access tokens from Okta's default authorization server. */
+export const ACCESS_TOKEN_AUDIENCE = 'api://default';
+
+export const SUPPORTED_SCOPES = [
+  'openid',
+  'customer',
+  'offline_access',
+  'email',
+  'profile',
+] as const;
+
+/** Scopes that are about the API rather than identity (the resource server's scopes). */
+export const RESOURCE_SCOPES = 'customer email profile';
+
+/** §7: token redirects ask for these. */
+export const TOKEN_REDIRECT_SCOPE = 'openid customer offline_access';
+
+/** Lifetimes, in seconds. Refresh tokens live as long as the token cookies (§9: 8,640,000 s). */
+export const TOKEN_TTL = {
+  AccessToken: 3600,
+  IdToken: 3600,
+  AuthorizationCode: 60,
+  RefreshToken: 8_640_000,
+  Interaction: 30 * 60,
+  Session: 14 * 24 * 3600,
+  Grant: 8_640_000,
+} as const;
+
+/** Where the provider sends the browser for the sign-in steps (outside its own mount, STACK.md). */
+export function interactionPath(uid: string): string {
+  return `/idp/signin/${uid}`;
+}
+
+/**
+ * Claims by scope. `customer` carries the collector's ids and the account flags the signed-in shell
+ * needs (§2, §3 "Auth user state"): they ride in the ID token because oidc-provider's userinfo
+ * endpoint does not accept the JWT access tokens Okta issues.
+ */
+export const CLAIMS_BY_SCOPE = {
+  openid: ['sub'],
+  customer: ['CollectorsId', 'NavisionId', 'isMigrating', 'setupMfa', 'showSurvey'],
+  email: ['email', 'email_verified'],
+  profile: ['name', 'given_name', 'family_name', 'locale'],
+} as const;

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import type { EmbeddedIdpPages } from './embedded-idp';
+
+function esc(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function page(title: string, body: string, extraHead = ''): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${esc(
+    title,
+  )}</title><link rel="stylesheet" href="/static/css/signin.css">${extraHead}</head><body><main id="main" class="signin-card">${body}</main></body></html>`;
+}
+
+/**
+ * The few pages oidc-provider renders itself. Errors name the OAuth error code (for the integrating
+ * team) but never echo request values or stacks.
+ */
+export const PROVIDER_PAGES: EmbeddedIdpPages = {
+  renderError: (ctx, out) => {
+    ctx.type = 'html';
+    ctx.set('Cache-Control', 'no-store');
+    const code = typeof out.error === 'string' ? out.error : 'server_error';
+    ctx.body = page(
+      'Sign-in error',
+      `<h1>Sign-in could not continue</h1><p role="alert">Error: <code>${esc(code)}</code></p><p>Go back to the site you came from and try again.</p>`,
+    );
+  },
+  // RP-initiated logout (issue 3): Okta signs out straight away, so the confirmation form is submitted
+  // by a nonce'd script; without JavaScript the collector presses the button.
+  logoutSource: (ctx: KoaContextWithOIDC, form: string) => {
+    const nonce = randomBytes(16).toString('base64');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.set(
+      'Content-Security-Policy',
+      `default-src 'self'; script-src 'nonce-${nonce}'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    );
+    ctx.type = 'html';
+    ctx.body = page(
+      'Signing out',
+      `<h1>Signing you out</h1>${form.replace('</form>', '<input type="hidden" name="logout" value="yes"/></form>')}<div class="actions"><button class="button primary" type="submit" form="op.logoutForm">Sign out</button></div><script nonce="${nonce}">document.getElementById('op.logoutForm').submit()</script>`,
+    );
+  },
+  postLogoutSuccessSource: (ctx) => {
+    ctx.type = 'html';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = page('Signed out', '<h1>You are signed out</h1><p>You can close this window.</p>');
+  },
+};

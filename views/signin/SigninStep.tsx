@@ -1,0 +1,241 @@
+import type { Translate } from '../translate';
+import type { ActionView, FieldView, StepView } from './step-views';
+
+export interface SigninStepProps {
+  readonly stepKey: string;
+  readonly view: StepView;
+  readonly t: Translate;
+  /** Where the form posts (the interaction URL). */
+  readonly formAction: string;
+  readonly csrfToken: string;
+  readonly values: Readonly<Record<string, string>>;
+  /** Already translated messages: one for the form, one per field name. */
+  readonly errors: { readonly form?: string; readonly fields: Readonly<Record<string, string>> };
+  readonly notice?: string;
+  /** Options offered by radio fields when the flow narrows them (e.g. the account's factors). */
+  readonly options?: Readonly<Record<string, readonly string[]>>;
+  readonly totp?: { readonly qrSvg: string; readonly secret: string };
+  readonly logo: { readonly src: string; readonly alt: string };
+  readonly termsUrl: string;
+  /** For the welcome and success blocks. */
+  readonly displayName?: string;
+}
+
+const stepText = (t: Translate, stepKey: string, part: string, args?: Record<string, string>) =>
+  t(`common.signin.steps.${stepKey}.${part}`, args);
+
+/**
+ * One sign-in step: heading, error summary, the step's fields and actions. Works without JavaScript;
+ * every field has a label, errors are announced (role="alert") and tied to their field
+ * (aria-describedby, aria-invalid), and autocomplete tokens let password managers and one-time-code
+ * autofill help.
+ */
+export function SigninStep(props: SigninStepProps) {
+  const { stepKey, view, t, errors } = props;
+  const fieldErrors = Object.entries(errors.fields).filter(([, message]) => message);
+  const hasErrors = Boolean(errors.form) || fieldErrors.length > 0;
+  const firstInvalid = fieldErrors[0]?.[0];
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {t('header.a11y.skipToMain')}
+      </a>
+      <header className="simple-header">
+        <img src={props.logo.src} alt={props.logo.alt} height={40} />
+      </header>
+      <main id="main" className="signin-card" tabIndex={-1}>
+        <h1>{stepText(t, stepKey, 'title')}</h1>
+        <p className="intro">
+          {stepText(
+            t,
+            stepKey,
+            'intro',
+            props.displayName ? { name: props.displayName } : undefined,
+          )}
+        </p>
+        {props.notice ? (
+          <p className="notice" role="status">
+            {props.notice}
+          </p>
+        ) : null}
+        {hasErrors ? (
+          <div
+            className="error-summary"
+            role="alert"
+            aria-labelledby="error-summary-title"
+            tabIndex={-1}
+          >
+            <h2 id="error-summary-title">{t('common.signin.errorSummary')}</h2>
+            <ul>
+              {errors.form ? <li>{errors.form}</li> : null}
+              {fieldErrors.map(([name, message]) => (
+                <li key={name}>
+                  <a href={`#field-${name}`}>{message}</a>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+        {view.content === 'totp-qr' && props.totp ? <TotpBlock t={t} totp={props.totp} /> : null}
+        <form method="post" action={props.formAction} noValidate={false}>
+          <input type="hidden" name="csrf" value={props.csrfToken} />
+          {view.fields.map((field) => (
+            <Field
+              key={field.name}
+              field={field}
+              t={t}
+              value={props.values[field.name] ?? ''}
+              error={errors.fields[field.name]}
+              autoFocus={firstInvalid ? firstInvalid === field.name : field === view.fields[0]}
+              options={props.options?.[field.name] ?? field.options ?? []}
+              termsUrl={props.termsUrl}
+            />
+          ))}
+          <div className="actions">
+            {view.actions.map((action) => (
+              <Action key={action.action} action={action} t={t} />
+            ))}
+          </div>
+        </form>
+      </main>
+    </>
+  );
+}
+
+function TotpBlock({ t, totp }: { t: Translate; totp: { qrSvg: string; secret: string } }) {
+  return (
+    <figure className="totp">
+      {/* The SVG comes from the qrcode library for a secret we generated, never from input. */}
+      <div
+        className="qr"
+        role="img"
+        aria-label={t('common.signin.totp.qrLabel')}
+        dangerouslySetInnerHTML={{ __html: totp.qrSvg }}
+      />
+      <figcaption>
+        {t('common.signin.totp.manualEntry')} <code className="secret">{totp.secret}</code>
+      </figcaption>
+    </figure>
+  );
+}
+
+interface FieldProps {
+  field: FieldView;
+  t: Translate;
+  value: string;
+  error: string | undefined;
+  autoFocus: boolean;
+  options: readonly string[];
+  termsUrl: string;
+}
+
+function Field({ field, t, value, error, autoFocus, options, termsUrl }: FieldProps) {
+  const id = `field-${field.name}`;
+  const hintKey = `common.signin.fields.${field.name}.hint`;
+  const hint = t(hintKey);
+  const hasHint = hint !== hintKey;
+  const describedBy =
+    [hasHint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') ||
+    undefined;
+  const label = t(`common.signin.fields.${field.name}.label`);
+  const errorNode = error ? (
+    <p id={`${id}-error`} className="field-error">
+      {error}
+    </p>
+  ) : null;
+  const hintNode = hasHint ? (
+    <p id={`${id}-hint`} className="hint">
+      {hint}
+    </p>
+  ) : null;
+
+  if (field.type === 'radio') {
+    return (
+      <fieldset
+        className={error ? 'field invalid' : 'field'}
+        id={id}
+        aria-describedby={describedBy}
+      >
+        <legend>{label}</legend>
+        {hintNode}
+        {errorNode}
+        {options.map((option, i) => (
+          <label key={option} className="radio">
+            <input
+              type="radio"
+              name={field.name}
+              value={option}
+              required={field.required}
+              defaultChecked={value === option}
+              autoFocus={autoFocus && i === 0}
+            />
+            {t(`common.signin.options.${field.name}.${option}`)}
+          </label>
+        ))}
+      </fieldset>
+    );
+  }
+  if (field.type === 'checkbox') {
+    return (
+      <div className={error ? 'field checkbox invalid' : 'field checkbox'}>
+        <input
+          id={id}
+          type="checkbox"
+          name={field.name}
+          value="true"
+          required={field.required}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+        />
+        <label htmlFor={id}>
+          {label}{' '}
+          <a href={termsUrl} target="_blank" rel="noopener noreferrer">
+            {t('common.signin.fields.acceptTerms.link')}
+          </a>
+        </label>
+        {hintNode}
+        {errorNode}
+      </div>
+    );
+  }
+  const inputType =
+    field.type === 'new-password' ? 'password' : field.type === 'code' ? 'text' : field.type;
+  return (
+    <div className={error ? 'field invalid' : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      {hintNode}
+      {errorNode}
+      <input
+        id={id}
+        name={field.name}
+        type={inputType}
+        defaultValue={
+          field.type === 'password' || field.type === 'new-password' || field.type === 'code'
+            ? undefined
+            : value
+        }
+        autoComplete={field.autocomplete}
+        required={field.required}
+        maxLength={field.maxLength}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        autoFocus={autoFocus}
+        {...(field.type === 'code' ? { inputMode: 'numeric' as const, pattern: '[0-9]{6}' } : {})}
+      />
+    </div>
+  );
+}
+
+function Action({ action, t }: { action: ActionView; t: Translate }) {
+  return (
+    <button
+      type="submit"
+      name="action"
+      value={action.action}
+      className={`button ${action.kind}`}
+      formNoValidate={action.formNoValidate}
+    >
+      {t(`common.signin.buttons.${action.label}`)}
+    </button>
+  );
+}

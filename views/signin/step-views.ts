@@ -1,0 +1,178 @@
+/**
+ * What each sign-in step shows, as data (§4 Sign-in flow). One component (SigninStep) renders any row,
+ * so adding a step is a table row and its translations, not a new page.
+ * Keys are the flow's state keys (src/idp/flow/signin-flow.ts); text keys live in common.json under
+ * `signin.steps.<key>` and `signin.fields.<name>`.
+ */
+export type FieldType =
+  'email' | 'password' | 'new-password' | 'text' | 'code' | 'tel' | 'checkbox' | 'radio';
+
+export interface FieldView {
+  readonly name: string;
+  readonly type: FieldType;
+  /** HTML autocomplete token, so password managers and one-time-code autofill work. */
+  readonly autocomplete?: string;
+  readonly required: boolean;
+  readonly maxLength?: number;
+  /** For radio groups: the option values; labels are `signin.options.<name>.<value>`. */
+  readonly options?: readonly string[];
+}
+
+export interface ActionView {
+  /** Sent as the `action` form value; the controller maps it to a flow event. */
+  readonly action: string;
+  readonly label: string;
+  readonly kind: 'primary' | 'secondary' | 'link';
+  /** Secondary actions skip the required-field checks of the browser. */
+  readonly formNoValidate?: boolean;
+}
+
+export interface StepView {
+  readonly fields: readonly FieldView[];
+  readonly actions: readonly ActionView[];
+  /** Extra content block rendered between intro and form. */
+  readonly content?: 'totp-qr' | 'locked' | 'welcome' | 'success';
+}
+
+const email: FieldView = {
+  name: 'email',
+  type: 'email',
+  autocomplete: 'username',
+  required: true,
+  maxLength: 254,
+};
+const password: FieldView = {
+  name: 'password',
+  type: 'password',
+  autocomplete: 'current-password',
+  required: true,
+  maxLength: 128,
+};
+const newPassword: FieldView = {
+  name: 'newPassword',
+  type: 'new-password',
+  autocomplete: 'new-password',
+  required: true,
+  maxLength: 128,
+};
+const code: FieldView = {
+  name: 'code',
+  type: 'code',
+  autocomplete: 'one-time-code',
+  required: true,
+  maxLength: 6,
+};
+const submit = (label = 'continue'): ActionView => ({ action: 'submit', label, kind: 'primary' });
+const back: ActionView = { action: 'back', label: 'back', kind: 'link', formNoValidate: true };
+const resend: ActionView = {
+  action: 'resend',
+  label: 'resend',
+  kind: 'secondary',
+  formNoValidate: true,
+};
+
+export const STEP_VIEWS: Readonly<Record<string, StepView>> = {
+  EmailCheck: { fields: [email], actions: [submit()] },
+  CreateAccount: {
+    fields: [
+      {
+        name: 'givenName',
+        type: 'text',
+        autocomplete: 'given-name',
+        required: true,
+        maxLength: 100,
+      },
+      {
+        name: 'familyName',
+        type: 'text',
+        autocomplete: 'family-name',
+        required: true,
+        maxLength: 100,
+      },
+      newPassword,
+      { name: 'acceptTerms', type: 'checkbox', required: true },
+    ],
+    actions: [submit('createAccount'), back],
+  },
+  VerifyEmailCode: { fields: [code], actions: [submit('verify'), resend, back] },
+  EnterPassword: {
+    fields: [password],
+    actions: [
+      submit('signIn'),
+      { action: 'forgot', label: 'forgotPassword', kind: 'link', formNoValidate: true },
+      back,
+    ],
+  },
+  WelcomeCollectors: { fields: [], actions: [submit()], content: 'welcome' },
+  EnterNameInfo: {
+    fields: [
+      {
+        name: 'givenName',
+        type: 'text',
+        autocomplete: 'given-name',
+        required: true,
+        maxLength: 100,
+      },
+      {
+        name: 'familyName',
+        type: 'text',
+        autocomplete: 'family-name',
+        required: true,
+        maxLength: 100,
+      },
+    ],
+    actions: [submit('save')],
+  },
+  UpdateExpiredPassword: { fields: [newPassword], actions: [submit('updatePassword')] },
+  ChooseVerifyFactor: {
+    fields: [{ name: 'factor', type: 'radio', required: true, options: ['totp', 'email', 'sms'] }],
+    actions: [submit(), back],
+  },
+  VerifyFactor: { fields: [code], actions: [submit('verify'), resend, back] },
+  'SetupMfa.PromptSetupMfa': {
+    fields: [],
+    actions: [
+      submit('setUpNow'),
+      { action: 'skip', label: 'notNow', kind: 'secondary', formNoValidate: true },
+    ],
+  },
+  'SetupMfa.VerifyCurrentFactor': { fields: [code], actions: [submit('verify'), resend] },
+  'SetupMfa.ChooseVerifyFactor': {
+    fields: [{ name: 'factor', type: 'radio', required: true, options: ['totp', 'email', 'sms'] }],
+    actions: [submit()],
+  },
+  'SetupMfa.SetupPhone': {
+    fields: [{ name: 'phone', type: 'tel', autocomplete: 'tel', required: true, maxLength: 16 }],
+    actions: [submit('sendCode')],
+  },
+  'SetupMfa.VerifyNewFactor': {
+    fields: [code],
+    actions: [submit('verify'), resend],
+    content: 'totp-qr',
+  },
+  'SetupMfa.Success': { fields: [], actions: [submit()], content: 'success' },
+  Survey: {
+    fields: [
+      {
+        name: 'interest',
+        type: 'radio',
+        required: true,
+        options: ['cards', 'coins', 'comics', 'memorabilia', 'other'],
+      },
+    ],
+    actions: [
+      submit('submitSurvey'),
+      { action: 'skip', label: 'skip', kind: 'secondary', formNoValidate: true },
+    ],
+  },
+  ForgotPassword: { fields: [email], actions: [submit('sendCode'), back] },
+  VerifyRecoveryCode: { fields: [code], actions: [submit('verify'), resend, back] },
+  ResetPassword: { fields: [newPassword], actions: [submit('resetPassword')] },
+  LockedOut: {
+    fields: [],
+    actions: [{ action: 'unlock', label: 'unlockAccount', kind: 'primary' }, back],
+    content: 'locked',
+  },
+  UnlockAccount: { fields: [email], actions: [submit('sendCode'), back] },
+  VerifyUnlockCode: { fields: [code], actions: [submit('verify'), resend, back] },
+};

@@ -1,5 +1,8 @@
 import * as client from 'openid-client';
-import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import Database from 'better-sqlite3';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import * as path from 'node:path';
+import { SigningKeys } from '../../src/idp/provider/signing-keys';
 import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import { Browser } from '../support/browser';
 import {
@@ -246,6 +249,75 @@ describe('embedded IdP: the OpenID Connect cycle with openid-client', () => {
       { expectedState: state },
     );
     expect(decodeJwt(tokens.access_token).cid).toBe(brand.clientId);
+  }, 60_000);
+
+  it('key rotation: the new signer was published before it signs, and old tokens keep verifying', async () => {
+    const issue = async () => {
+      const start = await startAuthorization(oidc, redirectUri);
+      const callback = await signInWithPassword(
+        new Browser(),
+        start,
+        redirectUri,
+        'collector@example.com',
+        DEMO_PASSWORD,
+      );
+      return client.authorizationCodeGrant(oidc, callback, {
+        pkceCodeVerifier: start.verifier,
+        expectedState: start.state,
+        expectedNonce: start.nonce,
+      });
+    };
+    const before = await issue();
+    const publishedBefore = (
+      (await (await fetch(oidc.serverMetadata().jwks_uri ?? '')).json()) as {
+        keys: { kid: string }[];
+      }
+    ).keys.map((k) => k.kid);
+    const oldKid = decodeProtectedHeader(before.access_token).kid;
+    expect(publishedBefore[0]).toBe(oldKid);
+
+    const port = new URL(t.url).port;
+    const dataDir = t.config.dataDir;
+    await t.close();
+    const db = new Database(path.join(dataDir, 'idp.sqlite'));
+    await new SigningKeys(db).rotate();
+    db.close();
+    t = await startTestApp({ PORT: port, DATA_DIR: dataDir });
+    oidc = await discover(t.config.idp.issuer, t.config.idp.clientId, t.config.idp.clientSecret);
+
+    const after = await issue();
+    const newKid = decodeProtectedHeader(after.access_token).kid;
+    expect(newKid).not.toBe(oldKid);
+    expect(publishedBefore).toContain(newKid);
+    const jwks = createRemoteJWKSet(new URL(oidc.serverMetadata().jwks_uri ?? ''));
+    await expect(
+      jwtVerify(before.access_token, jwks, { audience: 'api://default' }),
+    ).resolves.toBeDefined();
+    await expect(
+      jwtVerify(after.access_token, jwks, { audience: 'api://default' }),
+    ).resolves.toBeDefined();
+  }, 90_000);
+
+  it("a client can neither introspect nor revoke another client's tokens", async () => {
+    const start = await startAuthorization(oidc, redirectUri);
+    const callback = await signInWithPassword(
+      new Browser(),
+      start,
+      redirectUri,
+      'collector@example.com',
+      DEMO_PASSWORD,
+    );
+    const tokens = await client.authorizationCodeGrant(oidc, callback, {
+      pkceCodeVerifier: start.verifier,
+      expectedState: start.state,
+      expectedNonce: start.nonce,
+    });
+    const brand = t.config.brandClients.psa;
+    if (!brand) throw new Error('psa has a brand client in local');
+    const other = await discover(t.config.idp.issuer, brand.clientId, brand.clientSecret);
+    expect((await client.tokenIntrospection(other, tokens.refresh_token ?? '')).active).toBe(false);
+    await client.tokenRevocation(other, tokens.refresh_token ?? '').catch(() => undefined);
+    expect((await client.tokenIntrospection(oidc, tokens.refresh_token ?? '')).active).toBe(true);
   }, 60_000);
 
   it('keeps accounts, sessions, grants and refresh tokens across a restart', async () => {

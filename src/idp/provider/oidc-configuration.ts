@@ -163,8 +163,15 @@ export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
     },
     features: {
       devInteractions: { enabled: false },
-      revocation: { enabled: true },
-      introspection: { enabled: true },
+      // A client may introspect or revoke only tokens issued to itself (RFC 7009 §2.1, RFC 7662 §4).
+      revocation: {
+        enabled: true,
+        allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
+      },
+      introspection: {
+        enabled: true,
+        allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
+      },
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,

@@ -8,6 +8,7 @@ import { HealthModule } from './health/health.module';
 import { IdpModule } from './idp/idp.module';
 import { LocaleModule } from './locale/locale.module';
 import { LoggingModule, LoggingOptions } from './logging/logging.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SessionModule } from './session/session.module';
 
 export type AppModuleOptions = LoggingOptions;
@@ -24,6 +25,7 @@ export class AppModule {
         LocaleModule,
         SessionModule,
         BrandModule,
+        RateLimitModule,
         HealthModule,
         ...(config.idp.mode === 'embedded' ? [IdpModule.forRoot()] : []),
       ],

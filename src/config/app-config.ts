@@ -8,6 +8,11 @@ export type SessionStoreConfig =
 
 export type IdpMode = 'embedded' | 'external';
 
+export interface RateLimit {
+  readonly limit: number;
+  readonly windowSeconds: number;
+}
+
 export interface ClientCredentials {
   readonly clientId: string;
   readonly clientSecret: string;
@@ -45,6 +50,10 @@ export interface AppConfig {
    * no PKCE, prompt none). In local and dev with the embedded IdP every web redirect brand has one.
    */
   readonly brandClients: Partial<Record<Brand, ClientCredentials>>;
+  /** DESIGN.md "Brute force": requests per client address and window. */
+  readonly rateLimit: {
+    readonly credentialPosts: RateLimit;
+  };
   readonly log: {
     readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   };

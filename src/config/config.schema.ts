@@ -93,6 +93,16 @@ const brandUrlOverride = z.strictObject({
   handoff: z.enum(['tokens-in-url', 'handoff-code']).optional(),
 });
 
+/** `limit/windowSeconds`, e.g. `30/60`. */
+const rateLimitSchema = z
+  .string()
+  .regex(/^\d{1,6}\/\d{1,5}$/, 'must be LIMIT/SECONDS, e.g. 30/60')
+  .transform((v) => {
+    const [limit, windowSeconds] = v.split('/').map(Number) as [number, number];
+    return { limit, windowSeconds };
+  })
+  .refine((r) => r.limit >= 1 && r.windowSeconds >= 1, 'limit and window must be at least 1');
+
 const brandClient = (developer: boolean) =>
   z.strictObject({
     clientId: z.string().min(1).max(200),
@@ -269,6 +279,12 @@ export function parseConfig(raw: RawEnv): AppConfig {
   }
 
   const log = { level: read('LOG_LEVEL', z.enum(LOG_LEVELS), 'info') };
+  const rateLimit = {
+    credentialPosts: read('RATE_LIMIT_CREDENTIAL_POSTS', rateLimitSchema, {
+      limit: 30,
+      windowSeconds: 60,
+    }),
+  };
 
   const { directory, problems: brandProblems } = buildBrandDirectory({
     env,
@@ -289,6 +305,7 @@ export function parseConfig(raw: RawEnv): AppConfig {
     idp: { mode: idpMode, issuer, clientId, clientSecret },
     brands: directory,
     brandClients,
+    rateLimit,
     log,
   };
 }

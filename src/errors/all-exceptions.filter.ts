@@ -11,6 +11,12 @@ import { I18nContext } from 'nestjs-i18n';
 import { PinoLogger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { redactUrl } from '../logging/redaction';
+import { createElement } from 'react';
+import { ErrorPage } from '../../views/ErrorPage';
+import type { Translate } from '../../views/translate';
+import { faviconPath, logoPath } from '../brand/brand';
+import { DEFAULT_LOCALE } from '../locale/locale';
+import { renderPage } from '../render/render-page';
 import { AppError } from './app-error';
 
 export interface ErrorBody {
@@ -50,7 +56,37 @@ export class AllExceptionsFilter implements ExceptionFilter {
       );
     }
     if (res.headersSent) return;
-    res.status(body.statusCode).setHeader('Cache-Control', 'no-store').json(body);
+    res.status(body.statusCode).setHeader('Cache-Control', 'no-store');
+    // A browser navigating (Accept: text/html first) gets the error page; API callers get JSON.
+    if (req.accepts(['json', 'html']) === 'html') {
+      res.type('html').send(this.errorPage(body, req, host));
+      return;
+    }
+    res.json(body);
+  }
+
+  private errorPage(body: ErrorBody, req: Request, host: ArgumentsHost): string {
+    const i18n = I18nContext.current(host);
+    const lang = i18n?.lang ?? DEFAULT_LOCALE;
+    const t: Translate = (key, args) =>
+      i18n ? String(i18n.t(key, { lang, ...(args ? { args } : {}) })) : key;
+    return renderPage(
+      createElement(ErrorPage, {
+        t,
+        message: body.message,
+        correlationId: body.correlationId,
+        supportUrl: `${this.config.services.grading}/support`,
+        // Only ever a path on this site: a request for //evil.com must not become a link there.
+        retryHref: req.method === 'GET' ? req.originalUrl.replace(/^[/\\]+/, '/') : '/',
+        logo: { src: logoPath('collectors', 'color'), alt: t('header.logoAlt.collectors') },
+      }),
+      {
+        lang,
+        title: t('common.errorPage.title'),
+        faviconHref: faviconPath('collectors'),
+        stylesheets: ['/static/css/signin.css'],
+      },
+    );
   }
 
   /**

@@ -19,7 +19,8 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
   return out;
 }
 
-const placeholders = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+/** nestjs-i18n formats with string-format: `{name}` placeholders. */
+const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 /** Proper nouns may read the same in every language; they live under `brandNames` only. */
 const isBrandName = (key: string) => key.startsWith('brandNames.');
 const JAPANESE = /[\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]/;

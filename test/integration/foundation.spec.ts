@@ -96,6 +96,24 @@ describe('foundation over HTTP', () => {
     });
   });
 
+  it('a browser gets the localized error page (§2) with the correlation id and the support link', async () => {
+    const res = await request(t.url)
+      .get('/no-such-page?lang=fr-CA')
+      .set('accept', 'text/html,application/xhtml+xml')
+      .expect(404);
+    expect(res.headers['content-type']).toMatch(/text\/html/);
+    expect(res.text).toContain('<html lang="fr-CA">');
+    expect(res.text).toContain(`Référence : ${res.headers['x-request-id']}`);
+    expect(res.text).toContain('href="https://dev.psacard.com/support"');
+    expect(res.text).toContain('Réessayer');
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('the try-again link never leaves the site', async () => {
+    const res = await request(t.url).get('//evil.com/x').set('accept', 'text/html').expect(404);
+    expect(res.text).not.toContain('href="//evil.com');
+  });
+
   it.each([
     ['fr-CA', 'Nous n’avons pas trouvé cette page.'],
     ['ja-JP', 'ページが見つかりませんでした。'],

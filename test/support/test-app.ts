@@ -40,7 +40,13 @@ export interface TestApp {
 export async function startTestApp(env: RawEnv = {}, controllers: Type[] = []): Promise<TestApp> {
   // The public URL (and so the embedded issuer) must name the port the app really listens on.
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const config = testConfig({ LOG_LEVEL: 'info', PORT: String(port), ...env });
+  // Journeys post many forms from one address; the rate-limit tests set their own, low limit.
+  const config = testConfig({
+    LOG_LEVEL: 'info',
+    PORT: String(port),
+    RATE_LIMIT_CREDENTIAL_POSTS: '10000/60',
+    ...env,
+  });
   const logs = new LogCapture();
   @Module({ imports: [AppModule.forRoot(config, { logDestination: logs })], controllers })
   class TestRootModule {}

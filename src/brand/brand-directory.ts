@@ -96,13 +96,17 @@ export function buildBrandDirectory(input: BrandDirectoryInput): {
     }
     // In developer environments brand redirects land on the local demo brand page unless overridden,
     // so the whole journey runs on one machine (issue 4, item 11).
-    const defaultTokenURL =
-      def.home === 'self'
-        ? `${publicUrl}${def.tokenPath}`
-        : developer
-          ? `${publicUrl}${demoBrandPath(brand)}`
-          : `${baseURL}${def.tokenPath}`;
     const appScheme = o.appScheme ?? (developer ? def.devAppScheme : undefined);
+    // A mobile app receives its handoff through its URL scheme; web brands on their token path.
+    const defaultTokenURL = developer
+      ? def.home === 'self' && def.clientType !== 'mobile-app'
+        ? `${publicUrl}${def.tokenPath}`
+        : `${publicUrl}${demoBrandPath(brand)}`
+      : def.clientType === 'mobile-app'
+        ? `${appScheme ?? 'missing'}://auth/callback`
+        : def.home === 'self'
+          ? `${publicUrl}${def.tokenPath}`
+          : `${baseURL}${def.tokenPath}`;
     if (def.clientType === 'mobile-app' && !appScheme) {
       problems.push({
         key: `BRAND_URLS.${brand}.appScheme`,

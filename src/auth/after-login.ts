@@ -1,0 +1,98 @@
+import type { BrandConfig } from '../brand/brand-directory';
+import type { Brand } from '../brand/brand';
+import { RedirectPolicy, checkRedirectUrl } from '../brand/redirect-policy';
+import { isLocalOverride, selectReturnTarget } from '../brand/return-target';
+import type { AppEnv } from '../config/environment';
+import type { SigninQuery } from './signin-query';
+
+/** §4 step 5: the collectors and grading mobile apps get no session id. */
+export const BRANDS_WITHOUT_SESSION: ReadonlySet<Brand> = new Set<Brand>([
+  'collectorsmobile',
+  'psamobile',
+]);
+
+/** §4 step 4: the auction brands, full and mobile. */
+const AUCTION_BRANDS: ReadonlySet<Brand> = new Set<Brand>(['goldin', 'goldinmobile']);
+
+/** §4 step 9: the local development target. */
+export const LOCAL_COLLECTION_URL = 'http://localhost:3333/collection';
+
+export interface AfterLoginInput {
+  readonly env: AppEnv;
+  readonly query: SigninQuery;
+  readonly brand: BrandConfig;
+  readonly policy: RedirectPolicy;
+  /** This service's origin, e.g. https://signin.collectors.com. */
+  readonly publicUrl: string;
+  /** §5: `fr` applies only where the calling flow allows it. */
+  readonly allowForcedReturn: boolean;
+}
+
+export type AfterLoginDecision =
+  /** §4 step 3: back to the sign-in path (the IdP's steps), then on with postWelcome set. */
+  | { readonly kind: 'signin'; readonly reason: 'returnToSignIn' | 'welcome' }
+  /** §4 step 4: the auction brand's own state URL. */
+  | { readonly kind: 'auction'; readonly url: string }
+  /** §4 step 4 without a usable state: /unauthredirect?error=GoldinInvalidOktaSession. */
+  | { readonly kind: 'unauthorized'; readonly error: 'GoldinInvalidOktaSession' }
+  /** §4 steps 5-8: a redirect brand receives the session. */
+  | {
+      readonly kind: 'brand';
+      readonly target: string;
+      readonly createSession: boolean;
+      /** tokens-in-url: si, t, rt appended (§4 step 6); handoff-code: si and a one-time code. */
+      readonly handoff: 'tokens-in-url' | 'handoff-code';
+      /** §4 step 7: mobile brands leave no token cookies behind. */
+      readonly clearTokenCookies: boolean;
+      readonly returnUrl?: string;
+    }
+  /** §4 step 9: no brand target. */
+  | { readonly kind: 'return'; readonly url: string; readonly createSession: true };
+
+/**
+ * §4 "After login", steps 3-9, as one pure decision. Steps 1 and 2 (the sign-in event, accepted
+ * terms) are effects the caller performs first; so are creating the session and fetching tokens,
+ * which this decision only asks for.
+ */
+export function decideAfterLogin(input: AfterLoginInput): AfterLoginDecision {
+  const { query, brand, policy, env } = input;
+
+  // Step 3.
+  if (query.returnToSignIn) return { kind: 'signin', reason: 'returnToSignIn' };
+  if ((query.isNewAccount || query.isMigrated) && !query.postWelcome)
+    return { kind: 'signin', reason: 'welcome' };
+
+  // Step 4: the state is a URL of the auction site; like every caller-supplied URL it must pass the
+  // redirect policy, and an unusable one counts as none.
+  if (AUCTION_BRANDS.has(brand.brand)) {
+    const state = query.state ? checkRedirectUrl(query.state, policy) : undefined;
+    return state?.ok
+      ? { kind: 'auction', url: state.url }
+      : { kind: 'unauthorized', error: 'GoldinInvalidOktaSession' };
+  }
+
+  const returnTarget = selectReturnTarget(query, policy, { allowForced: input.allowForcedReturn });
+  const returnUrl = returnTarget.kind === 'url' ? returnTarget.url : undefined;
+  const local = isLocalOverride(query.l, env);
+
+  // Steps 5-8: every brand other than collectors and the auction brands is a redirect brand (§3).
+  if (brand.brand !== 'collectors') {
+    const candidate = local ? brand.localURL : brand.tokenURL;
+    const target = checkRedirectUrl(candidate, policy);
+    if (target.ok) {
+      const mobile = brand.clientType === 'mobile-app';
+      return {
+        kind: 'brand',
+        target: target.url,
+        createSession: !BRANDS_WITHOUT_SESSION.has(brand.brand),
+        handoff: mobile ? 'handoff-code' : brand.handoff,
+        clearTokenCookies: mobile,
+        ...(returnUrl ? { returnUrl } : {}),
+      };
+    }
+  }
+
+  // Step 9.
+  if (local) return { kind: 'return', url: LOCAL_COLLECTION_URL, createSession: true };
+  return { kind: 'return', url: returnUrl ?? `${input.publicUrl}/collection`, createSession: true };
+}

@@ -1,0 +1,124 @@
+import { Brand } from '../brand/brand';
+import { parseBrandParam } from '../brand/brand-query';
+import { RedirectPolicy, checkRedirectUrl } from '../brand/redirect-policy';
+import { Locale, resolveLocale } from '../locale/locale';
+
+/** §3 "Sign-in redirect query parameters", validated. r and fr have passed the redirect policy. */
+export interface SigninQuery {
+  readonly brand: Brand;
+  readonly r?: string;
+  readonly fr?: string;
+  /** `l`: the local flag ('true') or a locale. */
+  readonly l?: string;
+  /** The auction brand's return state (a URL, checked when used). */
+  readonly state?: string;
+  /** An access token handed over by a brand (§4 App start); verified before any use. */
+  readonly t?: string;
+  readonly isNewAccount: boolean;
+  readonly isMigrated: boolean;
+  readonly postWelcome: boolean;
+  readonly returnToSignIn: boolean;
+  readonly acceptedTermsAndConditions?: boolean;
+  readonly locale: Locale;
+}
+
+export interface QueryProblem {
+  readonly param: string;
+  /** `InvalidRedirectUrl` for r/fr (§8: "not a valid env URL"), `BadRequest` otherwise. */
+  readonly code: 'InvalidRedirectUrl' | 'InvalidBrand' | 'BadRequest';
+  readonly message: string;
+}
+
+const MAX_PARAM_LENGTH = 4096;
+const FLAGS = ['isNewAccount', 'isMigrated', 'postWelcome', 'returnToSignIn'] as const;
+
+/** Query values as Express parses them: a string, an array (repeated), or an object (a[b]=c). */
+type RawQuery = Readonly<Record<string, unknown>>;
+
+function single(raw: RawQuery, name: string, problems: QueryProblem[]): string | undefined {
+  const value = raw[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') {
+    problems.push({
+      param: name,
+      code: 'BadRequest',
+      message: `${name} must be given once, as text`,
+    });
+    return undefined;
+  }
+  if (value.length > MAX_PARAM_LENGTH) {
+    problems.push({
+      param: name,
+      code: 'BadRequest',
+      message: `${name} is longer than ${MAX_PARAM_LENGTH} characters`,
+    });
+    return undefined;
+  }
+  return value;
+}
+
+/** 'true' / 'false' / absent. Anything else is a mistake worth reporting rather than guessing. */
+function flag(raw: RawQuery, name: string, problems: QueryProblem[]): boolean | undefined {
+  const value = single(raw, name, problems);
+  if (value === undefined || value === '') return undefined;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  problems.push({ param: name, code: 'BadRequest', message: `${name} must be true or false` });
+  return undefined;
+}
+
+/**
+ * §3/§5: validates the /signin query once, at the door. Every problem is reported (the error page
+ * lists them); nothing is half-accepted. Unknown parameters (analytics, campaign tags) are ignored.
+ */
+export function parseSigninQuery(
+  raw: RawQuery,
+  policy: RedirectPolicy,
+):
+  | { ok: true; query: SigninQuery }
+  | { ok: false; problems: QueryProblem[]; brand?: Brand; locale: Locale } {
+  const problems: QueryProblem[] = [];
+  const b = parseBrandParam(raw.b);
+  if (!b.ok) problems.push({ param: 'b', code: 'InvalidBrand', message: b.message });
+  const brand = b.ok ? b.brand : undefined;
+  const urls: Partial<Record<'r' | 'fr', string>> = {};
+  for (const name of ['r', 'fr'] as const) {
+    const value = single(raw, name, problems);
+    if (value === undefined || value === '') continue;
+    const decision = checkRedirectUrl(value, policy);
+    if (decision.ok) urls[name] = decision.url;
+    else
+      problems.push({
+        param: name,
+        code: 'InvalidRedirectUrl',
+        message: `${name} is not a valid env URL`,
+      });
+  }
+  const l = single(raw, 'l', problems);
+  const locale = resolveLocale({
+    l,
+    lang: single(raw, 'lang', problems),
+    ...(brand ? { brand } : {}),
+  });
+  const state = single(raw, 'state', problems);
+  const t = single(raw, 't', problems);
+  const flags = Object.fromEntries(
+    FLAGS.map((f) => [f, flag(raw, f, problems) ?? false]),
+  ) as Record<(typeof FLAGS)[number], boolean>;
+  const accepted = flag(raw, 'acceptedTermsAndConditions', problems);
+  if (problems.length > 0 || !brand)
+    return { ok: false, problems, ...(brand ? { brand } : {}), locale };
+  return {
+    ok: true,
+    query: {
+      brand,
+      ...urls,
+      ...(l ? { l } : {}),
+      ...(state ? { state } : {}),
+      ...(t ? { t } : {}),
+      ...flags,
+      ...(accepted !== undefined ? { acceptedTermsAndConditions: accepted } : {}),
+      locale,
+    },
+  };
+}

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module';
 import { BrandModule } from './brand/brand.module';
 import type { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -27,6 +28,7 @@ export class AppModule {
         BrandModule,
         RateLimitModule,
         HealthModule,
+        AuthModule.forRoot(config),
         ...(config.idp.mode === 'embedded' ? [IdpModule.forRoot()] : []),
       ],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],

@@ -5,6 +5,8 @@ export interface ErrorPageProps {
   /** What went wrong, in the collector's language (may be more specific than the sub-header). */
   readonly message?: string;
   readonly correlationId: string;
+  /** The error code (e.g. §8's BrandLoginFailed), for the collector to quote to support. */
+  readonly code?: string;
   /** §2: the support link is on the grading brand's base address. */
   readonly supportUrl: string;
   /** Where "try again" leads; the same page for a GET. */

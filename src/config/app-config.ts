@@ -53,6 +53,8 @@ export interface AppConfig {
   /** DESIGN.md "Brute force": requests per client address and window. */
   readonly rateLimit: {
     readonly credentialPosts: RateLimit;
+    readonly signinPerAddress: RateLimit;
+    readonly signinPerSession: RateLimit;
   };
   readonly log: {
     readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import { BRANDS, Brand, REDIRECT_BRANDS } from '../brand/brand';
-import { BRAND_DEFINITIONS } from '../brand/brand-definitions';
 import { BrandUrlOverride, ConfigProblem, buildBrandDirectory } from '../brand/brand-directory';
 import type { AppConfig, ClientCredentials, IdpMode, SessionStoreConfig } from './app-config';
 import {
@@ -111,10 +110,13 @@ const brandClient = (developer: boolean) =>
       .min(developer ? 1 : MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`),
   });
 
-/** Embedded-IdP clients for every web redirect brand, with public developer secrets (local and dev only). */
+/**
+ * Developer credentials for every redirect brand (local and dev only; public, so refused elsewhere):
+ * web brands use them for the brand code redirect, mobile apps to exchange handoff codes.
+ */
 export function developerBrandClients(): Partial<Record<Brand, ClientCredentials>> {
   return Object.fromEntries(
-    REDIRECT_BRANDS.filter((b) => BRAND_DEFINITIONS[b].clientType !== 'mobile-app').map((b) => [
+    REDIRECT_BRANDS.map((b) => [
       b,
       { clientId: `brand-${b}`, clientSecret: `local-dev-brand-secret-${b}-not-for-real-use` },
     ]),
@@ -282,6 +284,11 @@ export function parseConfig(raw: RawEnv): AppConfig {
   const rateLimit = {
     credentialPosts: read('RATE_LIMIT_CREDENTIAL_POSTS', rateLimitSchema, {
       limit: 30,
+      windowSeconds: 60,
+    }),
+    signinPerAddress: read('RATE_LIMIT_SIGNIN', rateLimitSchema, { limit: 120, windowSeconds: 60 }),
+    signinPerSession: read('RATE_LIMIT_SIGNIN_SESSION', rateLimitSchema, {
+      limit: 60,
       windowSeconds: 60,
     }),
   };

@@ -75,6 +75,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
         t,
         message: body.message,
         correlationId: body.correlationId,
+        code: body.error,
         supportUrl: `${this.config.services.grading}/support`,
         // Only ever a path on this site: a request for //evil.com must not become a link there.
         retryHref: req.method === 'GET' ? req.originalUrl.replace(/^[/\\]+/, '/') : '/',

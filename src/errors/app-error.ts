@@ -5,6 +5,17 @@
 export const ERROR_STATUS = {
   BadRequest: 400,
   InvalidRedirectUrl: 400,
+  InvalidBrand: 400,
+  /** The landing's state is missing, expired, used, or from another browser. */
+  InvalidLoginState: 400,
+  /** The IdP refused the sign-in or the code exchange failed. */
+  SigninFailed: 400,
+  // §8 Brand token login error codes.
+  InvalidBrandTokenRedirectParams: 400,
+  InvalidBrandTokenLoginState: 400,
+  InvalidBrandClientCredentials: 401,
+  BrandLoginFailed: 400,
+  OktaError: 502,
   Unauthorized: 401,
   Forbidden: 403,
   NotFound: 404,

@@ -1,10 +1,33 @@
-import { Module } from '@nestjs/common';
+import { ExecutionContext, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import type { Request } from 'express';
+import { APP_CONFIG, AppConfig, RateLimit } from '../config/app-config';
+import { parseCookieHeader } from '../cookies/cookie-header';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
 import { RateLimitGuard } from './rate-limit.guard';
+import { RateLimitGroup, rateLimitGroup } from './rate-limited-routes';
 import { StoreThrottlerStorage } from './store-throttler-storage';
+
+const requestOf = (context: ExecutionContext) => context.switchToHttp().getRequest<Request>();
+const notIn = (group: RateLimitGroup) => (context: ExecutionContext) =>
+  rateLimitGroup(requestOf(context).method, requestOf(context).path) !== group;
+const window = (limit: RateLimit) => ({
+  limit: limit.limit,
+  ttl: limit.windowSeconds * 1000,
+  blockDuration: limit.windowSeconds * 1000,
+});
+/** The client address as Express sees it, honouring TRUST_PROXY. */
+const byAddress = (req: Record<string, unknown>) =>
+  Promise.resolve(typeof req.ip === 'string' ? req.ip : 'unknown');
+/** Issue 4 item 10: also per session, so one session cannot use many addresses to go faster. */
+const bySession = (req: Record<string, unknown>) => {
+  const headers = req.headers as Record<string, unknown> | undefined;
+  const cookie = typeof headers?.cookie === 'string' ? headers.cookie : undefined;
+  return Promise.resolve(
+    parseCookieHeader(cookie).sessionId ?? `no-session:${typeof req.ip === 'string' ? req.ip : ''}`,
+  );
+};
 
 @Module({
   imports: [
@@ -12,12 +35,24 @@ import { StoreThrottlerStorage } from './store-throttler-storage';
       inject: [APP_CONFIG, SESSION_STORE],
       useFactory: (config: AppConfig, store: SessionStore) => ({
         throttlers: [
+          // 'default' keeps the standard Retry-After header name (named throttlers suffix it).
           {
-            // 'default' keeps the standard Retry-After header name (named throttlers suffix it).
             name: 'default',
-            limit: config.rateLimit.credentialPosts.limit,
-            ttl: config.rateLimit.credentialPosts.windowSeconds * 1000,
-            blockDuration: config.rateLimit.credentialPosts.windowSeconds * 1000,
+            ...window(config.rateLimit.credentialPosts),
+            skipIf: notIn('credentials'),
+            getTracker: byAddress,
+          },
+          {
+            name: 'signin',
+            ...window(config.rateLimit.signinPerAddress),
+            skipIf: notIn('signin'),
+            getTracker: byAddress,
+          },
+          {
+            name: 'signin-session',
+            ...window(config.rateLimit.signinPerSession),
+            skipIf: notIn('signin'),
+            getTracker: bySession,
           },
         ],
         storage: new StoreThrottlerStorage(store),

@@ -74,10 +74,11 @@ describe('sign-in steps in Chromium', () => {
   it('a collector signs in with the keyboard alone', async () => {
     const page = await openSignin('en-US');
     // The email field has focus on arrival; Enter submits.
+    await page.waitForFunction(() => document.activeElement?.id === 'field-email');
     await page.keyboard.type('collector@example.com');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#field-password');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-password');
+    await page.waitForFunction(() => document.activeElement?.id === 'field-password');
     await page.keyboard.type(DEMO_PASSWORD);
     const landed = page.waitForRequest((r) => r.url().startsWith(redirectUri));
     await page.keyboard.press('Enter');
@@ -88,7 +89,7 @@ describe('sign-in steps in Chromium', () => {
   it('the skip link comes before the form in the tab order and leads to the main content', async () => {
     const page = await openSignin('fr-CA');
     // Focus starts in the email field; the only stop before it is the skip link.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-email');
+    await page.waitForFunction(() => document.activeElement?.id === 'field-email');
     await page.keyboard.press('Shift+Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('href'))).toBe('#main');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(

@@ -176,7 +176,7 @@ describe('foundation over HTTP', () => {
     ];
     await request(t.url)
       .get(
-        `/no-such-page?t=${secrets[0]}&rt=${secrets[1]}&si=${secrets[2]}&code=${secrets[3]}&state=${secrets[4]}&id_token=${secrets[7]}&b=psa`,
+        `/api/no-such-page?t=${secrets[0]}&rt=${secrets[1]}&si=${secrets[2]}&code=${secrets[3]}&state=${secrets[4]}&id_token=${secrets[7]}&b=psa`,
       )
       .set('cookie', `accessToken=${secrets[5]}`)
       .set('authorization', `Bearer ${secrets[6]}`)
@@ -223,7 +223,7 @@ describe('stack traces', () => {
   it('appear in local, with query values redacted', async () => {
     const t = await startTestApp({ APP_ENV: 'local' });
     try {
-      const res = await request(t.url).get('/nothing?t=tok-ZZZZ').expect(404);
+      const res = await request(t.url).get('/api/nothing?t=tok-ZZZZ').expect(404);
       expect(res.body.stack).toContain('NotFoundException');
       expect(res.body.stack).not.toContain('tok-ZZZZ');
     } finally {

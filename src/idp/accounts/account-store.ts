@@ -280,7 +280,12 @@ export class AccountStore {
           surveyPending: bit(flags.surveyPending),
         });
       } catch (error) {
-        if (error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        // By code, not instanceof: under Jest the native driver's errors come from another realm.
+        if (
+          typeof error === 'object' &&
+          error !== null &&
+          (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE'
+        ) {
           throw new AccountError('email-taken');
         }
         throw error;

@@ -41,7 +41,7 @@ export class FlowRecords {
   }
 
   create(uid: string, state: string, expiresAt: number): FlowData {
-    const data: FlowData = { state, csrf: randomBytes(24).toString('base64url') };
+    const data: FlowData = { state, csrf: newCsrfToken() };
     this.save(uid, data, expiresAt);
     return data;
   }
@@ -61,6 +61,10 @@ export class FlowRecords {
   purgeExpired(): void {
     this.db.prepare('DELETE FROM idp_flows WHERE expires_at <= ?').run(this.now());
   }
+}
+
+export function newCsrfToken(): string {
+  return randomBytes(24).toString('base64url');
 }
 
 export function csrfMatches(expected: string, received: unknown): boolean {

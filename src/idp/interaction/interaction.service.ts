@@ -18,9 +18,10 @@ import {
   SUPPORTED_SCOPES,
   interactionPath,
 } from '../provider/okta-shape';
-import { FlowData, FlowRecords, csrfMatches } from './flow-records';
+import { FlowData, FlowRecords, csrfMatches, newCsrfToken } from './flow-records';
 import type { PageContext } from './interaction.controller';
 import { SigninSteps } from './signin-steps';
+import { STEP_VIEWS } from '../../../views/signin/step-views';
 import { renderStepPage } from './step-page';
 import { StepErrors } from './step-outcome';
 
@@ -78,17 +79,24 @@ export class InteractionService {
     const data = this.records.get(uid);
     const state = data ? parseStateKey(data.state) : undefined;
     if (!data || !state) return this.expired(ctx);
-    // A post without this interaction's token (a cross-site form, a stale tab) changes nothing.
+    // A post without this step's token (a cross-site form, a stale tab, a replayed or
+    // double-submitted form of an earlier step) changes nothing.
     if (!csrfMatches(data.csrf, form.csrf)) {
       return {
         status: 403,
+        html: await this.render(uid, state, data, ctx, { fields: {}, form: { code: 'csrf' } }),
+      };
+    }
+    const action = typeof form.action === 'string' ? form.action : 'submit';
+    if (!offersAction(stepKey(state), action)) {
+      return {
+        status: 400,
         html: await this.render(uid, state, data, ctx, {
           fields: {},
           form: { code: 'notAllowed' },
         }),
       };
     }
-    const action = typeof form.action === 'string' ? form.action : 'submit';
     const outcome = await this.steps.handle({
       stepKey: stepKey(state),
       action,
@@ -125,7 +133,12 @@ export class InteractionService {
       });
       return undefined;
     }
-    this.records.save(uid, { ...patched, state: stateKey(moved.state) }, details.exp * 1000);
+    // A new token per step: the form of the step just left can no longer act on the next one.
+    this.records.save(
+      uid,
+      { ...patched, state: stateKey(moved.state), csrf: newCsrfToken() },
+      details.exp * 1000,
+    );
     return this.redirect(res, uid, ctx);
   }
 
@@ -230,6 +243,11 @@ export class InteractionService {
     res.redirect(303, `${interactionPath(uid)}${ctx.langQuery}`);
     return undefined;
   }
+}
+
+/** Only the buttons the step's page shows may be pressed (an unknown action is not a submit). */
+function offersAction(key: string, action: string): boolean {
+  return STEP_VIEWS[key]?.actions.some((a) => a.action === action) ?? false;
 }
 
 function uiLocales(details: Details): string | undefined {

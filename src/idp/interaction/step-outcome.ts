@@ -17,6 +17,7 @@ export type StepErrorCode =
   | 'invalidName'
   | 'invalidPhone'
   | 'chooseOption'
+  | 'csrf'
   | 'notAllowed';
 
 export interface StepErrors {

@@ -1,0 +1,58 @@
+import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config';
+import { isDeveloperEnv } from '../config/environment';
+import { ResponseCookies } from '../cookies/response-cookies';
+import { DemoBrandController } from '../demo/demo-brand.controller';
+import { AuthEvents } from '../logging/auth-events';
+import { PageRenderer } from '../render/page-renderer';
+import { Sessions } from '../session/sessions';
+import { TokenParamMiddleware } from '../token/token-param.middleware';
+import { TokenRefresher } from '../token/token-refresher';
+import { TokenVerifier } from '../token/token-verifier';
+import { AccountProfiles } from './account-profiles';
+import { AuthController } from './auth.controller';
+import { BrandTokenService } from './brand-token.service';
+import { HandoffCodes } from './handoff-codes';
+import { HandoffExchange } from './handoff-exchange';
+import { LoginStates } from './login-state';
+import { OidcClient } from './oidc-client';
+import { SigninService } from './signin.service';
+import { SignoutService } from './signout.service';
+import { UnauthController } from './unauth.controller';
+
+/** The sign-in service (issue 4): routes of §2, sessions, tokens, handoff, sign-out. */
+@Module({})
+export class AuthModule implements NestModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const providers = [
+      OidcClient,
+      LoginStates,
+      Sessions,
+      TokenVerifier,
+      TokenRefresher,
+      ResponseCookies,
+      HandoffCodes,
+      HandoffExchange,
+      AccountProfiles,
+      AuthEvents,
+      PageRenderer,
+      SigninService,
+      SignoutService,
+      BrandTokenService,
+    ];
+    return {
+      module: AuthModule,
+      controllers: [
+        AuthController,
+        UnauthController,
+        ...(isDeveloperEnv(config.env) ? [DemoBrandController] : []),
+      ],
+      providers,
+      exports: providers,
+    };
+  }
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(TokenParamMiddleware).forRoutes('*path');
+  }
+}

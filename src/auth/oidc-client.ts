@@ -1,0 +1,175 @@
+import { Inject, Injectable } from '@nestjs/common';
+import * as client from 'openid-client';
+import type { ClientCredentials } from '../config/app-config';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import type { TokenSet } from '../session/sessions';
+
+/** §7: token redirects and refreshes ask for these scopes. */
+export const SIGNIN_SCOPE = 'openid customer offline_access';
+/** §7: the refresh request's scope, in Okta's order. */
+export const REFRESH_SCOPE = 'offline_access openid customer';
+
+export class IdpError extends Error {
+  constructor(
+    message: string,
+    /** The OAuth error code when the IdP gave one (e.g. login_required, invalid_grant). */
+    readonly oauthError: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'IdpError';
+  }
+}
+
+export interface TokenResult extends TokenSet {
+  readonly claims: Record<string, unknown>;
+}
+
+/**
+ * The one place that speaks OpenID Connect to the IdP (STYLE.md: third-party calls behind one
+ * adapter). It works with any issuer: the embedded one in local and dev, Okta in qa and prod.
+ * Discovery is lazy (the embedded IdP answers only once the server listens) and cached per client.
+ */
+@Injectable()
+export class OidcClient {
+  private readonly configurations = new Map<string, Promise<client.Configuration>>();
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  get serviceClient(): ClientCredentials {
+    return { clientId: this.config.idp.clientId, clientSecret: this.config.idp.clientSecret };
+  }
+
+  private configuration(credentials: ClientCredentials): Promise<client.Configuration> {
+    let configuration = this.configurations.get(credentials.clientId);
+    if (!configuration) {
+      const insecure = this.config.idp.issuer.startsWith('http://');
+      configuration = client
+        .discovery(
+          new URL(this.config.idp.issuer),
+          credentials.clientId,
+          credentials.clientSecret,
+          undefined,
+          {
+            ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+            timeout: 5,
+          },
+        )
+        .catch((error: unknown) => {
+          this.configurations.delete(credentials.clientId);
+          throw new IdpError('the IdP discovery document could not be read', undefined, {
+            cause: error,
+          });
+        });
+      this.configurations.set(credentials.clientId, configuration);
+    }
+    return configuration;
+  }
+
+  async authorizationUrl(
+    params: {
+      redirectUri: string;
+      state: string;
+      nonce?: string;
+      codeChallenge?: string;
+      prompt?: string;
+      uiLocales?: string;
+    },
+    credentials = this.serviceClient,
+  ): Promise<URL> {
+    const configuration = await this.configuration(credentials);
+    return client.buildAuthorizationUrl(configuration, {
+      redirect_uri: params.redirectUri,
+      response_type: 'code',
+      scope: SIGNIN_SCOPE,
+      state: params.state,
+      ...(params.nonce ? { nonce: params.nonce } : {}),
+      ...(params.codeChallenge
+        ? { code_challenge: params.codeChallenge, code_challenge_method: 'S256' }
+        : {}),
+      ...(params.prompt ? { prompt: params.prompt } : {}),
+      ...(params.uiLocales ? { ui_locales: params.uiLocales } : {}),
+    });
+  }
+
+  /** Exchanges the code and validates the ID token (signature, issuer, audience, nonce, expiry). */
+  async exchangeCode(
+    callbackUrl: URL,
+    checks: { state: string; nonce?: string; verifier?: string },
+    credentials = this.serviceClient,
+  ): Promise<TokenResult> {
+    const configuration = await this.configuration(credentials);
+    try {
+      const response = await client.authorizationCodeGrant(configuration, callbackUrl, {
+        expectedState: checks.state,
+        ...(checks.nonce ? { expectedNonce: checks.nonce } : {}),
+        ...(checks.verifier ? { pkceCodeVerifier: checks.verifier } : {}),
+        idTokenExpected: true,
+      });
+      return toTokenResult(response);
+    } catch (error) {
+      throw wrap('the authorization code could not be exchanged', error);
+    }
+  }
+
+  /** §7 Token refresh: grant_type=refresh_token with the scope 'offline_access openid customer'. */
+  async refresh(refreshToken: string, credentials = this.serviceClient): Promise<TokenResult> {
+    const configuration = await this.configuration(credentials);
+    try {
+      return toTokenResult(
+        await client.refreshTokenGrant(configuration, refreshToken, { scope: REFRESH_SCOPE }),
+      );
+    } catch (error) {
+      throw wrap('the refresh token was not accepted', error);
+    }
+  }
+
+  async revoke(token: string, credentials = this.serviceClient): Promise<void> {
+    const configuration = await this.configuration(credentials);
+    try {
+      await client.tokenRevocation(configuration, token, { token_type_hint: 'refresh_token' });
+    } catch (error) {
+      throw wrap('the token could not be revoked', error);
+    }
+  }
+
+  async endSessionUrl(params: {
+    idTokenHint?: string;
+    postLogoutRedirectUri: string;
+    state: string;
+  }): Promise<URL> {
+    const configuration = await this.configuration(this.serviceClient);
+    return client.buildEndSessionUrl(configuration, {
+      post_logout_redirect_uri: params.postLogoutRedirectUri,
+      state: params.state,
+      ...(params.idTokenHint ? { id_token_hint: params.idTokenHint } : {}),
+    });
+  }
+
+  async jwksUri(): Promise<string> {
+    const uri = (await this.configuration(this.serviceClient)).serverMetadata().jwks_uri;
+    if (!uri) throw new IdpError('the IdP publishes no jwks_uri', undefined);
+    return uri;
+  }
+}
+
+function toTokenResult(
+  response: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers,
+): TokenResult {
+  const expiresIn = response.expiresIn() ?? 3600;
+  return {
+    accessToken: response.access_token,
+    ...(response.refresh_token ? { refreshToken: response.refresh_token } : {}),
+    ...(response.id_token ? { idToken: response.id_token } : {}),
+    expiresAt: Math.floor(Date.now() / 1000) + expiresIn,
+    claims: response.claims() ?? {},
+  };
+}
+
+function wrap(message: string, error: unknown): IdpError {
+  const oauthError =
+    error instanceof client.ResponseBodyError || error instanceof client.AuthorizationResponseError
+      ? error.error
+      : undefined;
+  return new IdpError(message, oauthError, { cause: error });
+}

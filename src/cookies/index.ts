@@ -1,0 +1,6 @@
+// The public surface of the cookie layer (STYLE.md: index.ts is the only public surface).
+export * from './cookie-policy';
+export * from './cookie-validation';
+export * from './cookie-header';
+export * from './legacy-token-cookie';
+export { isCookieNameToken, isCookieOctets, isCookieValue } from './cookie-grammar';

@@ -1,0 +1,86 @@
+import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { isBrand } from '../brand/brand';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { AppError } from '../errors/app-error';
+import { TokenVerifier } from '../token/token-verifier';
+
+function esc(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * A stand-in brand site for local and dev (issue 4, item 11): brand redirects land here by default,
+ * so the whole journey is visible on one machine. It does what a brand must do: verify the received
+ * access token against the IdP's JWKS, or exchange a one-time handoff code server-to-server with the
+ * brand's credentials. It shows claims, never the tokens themselves.
+ */
+@Controller('demo/brand')
+export class DemoBrandController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly verifier: TokenVerifier,
+  ) {}
+
+  @Get(':brand')
+  async land(
+    @Param('brand') brand: string,
+    @Query() query: Record<string, unknown>,
+    @Res() res: Response,
+  ): Promise<void> {
+    if (!isBrand(brand)) throw new AppError('NotFound', 'no such brand');
+    let token = typeof query.t === 'string' ? query.t : undefined;
+    let how = 'access token in the URL (t)';
+    if (typeof query.code === 'string') {
+      how = 'one-time handoff code, exchanged server-to-server';
+      token = await this.exchange(brand, query.code);
+    }
+    const check = token ? await this.verifier.verify(token) : undefined;
+    const rows: [string, unknown][] = check?.ok
+      ? [
+          ['CollectorsId', check.claims.CollectorsId],
+          ['NavisionId', check.claims.NavisionId],
+          ['sub', check.claims.sub],
+          ['client (cid)', check.claims.cid],
+          ['scopes (scp)', (check.claims.scp ?? []).join(' ')],
+          ['expires', new Date(check.claims.exp * 1000).toISOString()],
+        ]
+      : [];
+    const status = !token
+      ? 'No token was received.'
+      : check?.ok
+        ? 'Signed in: the token verified against the IdP keys.'
+        : `The token did not verify (${check?.reason ?? 'unknown'}).`;
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Demo brand: ${esc(brand)}</title><link rel="stylesheet" href="/static/css/signin.css"></head>
+<body><main id="main" class="signin-card"><h1>Demo brand site: ${esc(this.config.brands[brand].companyName)} (${esc(brand)})</h1>
+<p role="status" data-testid="status">${esc(status)}</p><p>Received by: ${esc(how)}. Session id (si): ${query.si ? 'received' : 'none'}. Refresh token (rt): ${query.rt ? 'received' : 'none'}.</p>
+<table><tbody>${rows.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td data-claim="${esc(k)}">${esc(v ?? '')}</td></tr>`).join('')}</tbody></table>
+${typeof query.r === 'string' ? `<p>The brand would now continue to: <code>${esc(query.r)}</code></p>` : ''}
+<p><a class="button secondary" href="/logout/collectorsid?b=${esc(brand)}">Sign out</a></p></main></body></html>`;
+    res
+      .status(200)
+      .set({
+        'Cache-Control': 'no-store',
+        'Referrer-Policy': 'no-referrer',
+        'Content-Type': 'text/html; charset=utf-8',
+      })
+      .send(html);
+  }
+
+  /** What a brand back end does with a handoff code: POST it with its client credentials. */
+  private async exchange(brand: string, code: string): Promise<string | undefined> {
+    const credentials = this.config.brandClients[brand as keyof AppConfig['brandClients']];
+    if (!credentials) return undefined;
+    const basic = Buffer.from(
+      `${encodeURIComponent(credentials.clientId)}:${encodeURIComponent(credentials.clientSecret)}`,
+    ).toString('base64');
+    const res = await fetch(`http://127.0.0.1:${this.config.http.port}/api/handoff/token`, {
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+      signal: AbortSignal.timeout(5000),
+    });
+    if (!res.ok) return undefined;
+    return ((await res.json()) as { access_token?: string }).access_token;
+  }
+}

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import type { Brand } from '../brand/brand';
+import { BRAND_DEFINITIONS } from '../brand/brand-definitions';
+
+/**
+ * Audit events (§4 After login step 1 "the sign-in event is recorded with the brand", §4 Sign-out
+ * step 4 "Logout"): one structured log line each, with the brand and its source-site label, never a
+ * token.
+ */
+@Injectable()
+export class AuthEvents {
+  constructor(private readonly logger: PinoLogger) {
+    this.logger.setContext('AuthEvents');
+  }
+
+  signin(
+    brand: Brand,
+    subject: { sub?: string; collectorsId?: number },
+    how: 'idp' | 'session' | 'brand-code',
+  ): void {
+    this.logger.info(
+      { event: 'signin', brand, sourceSite: BRAND_DEFINITIONS[brand].sourceSite, how, ...subject },
+      'sign-in',
+    );
+  }
+
+  logout(brand: Brand, subject: { sub?: string; collectorsId?: number }, signedIn: boolean): void {
+    this.logger.info(
+      {
+        event: 'logout',
+        brand,
+        sourceSite: BRAND_DEFINITIONS[brand].sourceSite,
+        signedIn,
+        ...subject,
+      },
+      'sign-out',
+    );
+  }
+}

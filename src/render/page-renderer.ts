@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { I18nService } from 'nestjs-i18n';
+import { createElement } from 'react';
+import { MessagePage } from '../../views/MessagePage';
+import type { Translate } from '../../views/translate';
+import { Brand } from '../brand/brand';
+import { BRAND_DEFINITIONS } from '../brand/brand-definitions';
+import { faviconPath, logoPath } from '../brand/brand';
+import type { Locale } from '../locale/locale';
+import { renderPage } from './render-page';
+
+/** Server-rendered pages that need translations and the brand's logo and favicon (§2). */
+@Injectable()
+export class PageRenderer {
+  constructor(private readonly i18n: I18nService) {}
+
+  translator(locale: Locale): Translate {
+    return (key, args) => String(this.i18n.t(key, { lang: locale, ...(args ? { args } : {}) }));
+  }
+
+  message(
+    locale: Locale,
+    brand: Brand,
+    content: {
+      title: string;
+      message: string;
+      action: { href: string; label: string };
+      alert: boolean;
+    },
+  ): string {
+    const t = this.translator(locale);
+    const def = BRAND_DEFINITIONS[brand];
+    return renderPage(
+      createElement(MessagePage, {
+        t,
+        ...content,
+        logo: { src: logoPath(def.logo, 'color'), alt: t(`header.logoAlt.${def.logo}`) },
+      }),
+      {
+        lang: locale,
+        title: content.title,
+        faviconHref: faviconPath(def.favicon),
+        stylesheets: ['/static/css/signin.css'],
+      },
+    );
+  }
+}

@@ -1,0 +1,33 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { ResponseCookies } from '../cookies/response-cookies';
+import { TokenVerifier } from './token-verifier';
+
+/** Paths that never take a `t` (the IdP, APIs, assets, probes). */
+const EXEMPT = /^\/(oauth2|idp|api|static|healthz|readyz|demo)(\/|$)/;
+
+/**
+ * §4 App start step 3 and §5, on the server: a page URL carrying `t` has it verified (JWKS, RS256,
+ * issuer, audience, expiry, access-token type, size) before it becomes the accessToken cookie, and is
+ * then answered with a redirect to the same URL without `t`, so the token leaves the address bar and
+ * the history. An invalid `t` is dropped and stores nothing (§8: unreadable gives empty tokens).
+ */
+@Injectable()
+export class TokenParamMiddleware implements NestMiddleware {
+  constructor(
+    private readonly verifier: TokenVerifier,
+    private readonly cookies: ResponseCookies,
+  ) {}
+
+  async use(req: Request, res: Response, next: NextFunction): Promise<void> {
+    const t = req.query.t;
+    // originalUrl: inside Nest's middleware binding `req.path` is relative to the matched route.
+    const url = new URL(req.originalUrl, 'http://placeholder.invalid');
+    if (req.method !== 'GET' || t === undefined || EXEMPT.test(url.pathname)) return next();
+    const check = await this.verifier.verify(t);
+    if (check.ok && typeof t === 'string') this.cookies.set(res, 'accessToken', t);
+    url.searchParams.delete('t');
+    res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
+    res.redirect(302, `${url.pathname}${url.search}`);
+  }
+}

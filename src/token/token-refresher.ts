@@ -1,0 +1,100 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import { IdpError, OidcClient } from '../auth/oidc-client';
+import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { SessionRecord, Sessions, TokenSet } from '../session/sessions';
+
+/** An access token this close to expiry is refreshed rather than handed out. */
+export const REFRESH_MARGIN_SECONDS = 30;
+const LOCK_TTL_SECONDS = 15;
+const WAIT_STEP_MS = 50;
+
+export function isFresh(tokens: TokenSet, nowSeconds = Date.now() / 1000): boolean {
+  return tokens.expiresAt - REFRESH_MARGIN_SECONDS > nowSeconds;
+}
+
+/**
+ * §4 Token handling: an expired or unreadable access token is replaced using the refresh token; with
+ * none, or when the IdP refuses it, there are no tokens (the collector is signed out), never a 500.
+ *
+ * Single flight (DESIGN.md flow 5): concurrent requests of one session refresh once. In this process a
+ * shared promise does it; across instances a lock in the session store does, and the other instances
+ * wait for the session record to change. Refresh tokens rotate, so a second refresh with the same
+ * token would be refused by the IdP and, by reuse detection, revoke the new one.
+ */
+@Injectable()
+export class TokenRefresher {
+  private readonly inFlight = new Map<string, Promise<SessionRecord | undefined>>();
+
+  constructor(
+    private readonly oidc: OidcClient,
+    private readonly sessions: Sessions,
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+    private readonly logger: PinoLogger,
+  ) {
+    this.logger.setContext(TokenRefresher.name);
+  }
+
+  /** The session with usable tokens, refreshing them if needed; undefined when signed out. */
+  async ensureFresh(sessionId: string, record: SessionRecord): Promise<SessionRecord | undefined> {
+    if (isFresh(record.tokens)) return record;
+    const existing = this.inFlight.get(sessionId);
+    if (existing) return existing;
+    const work = this.refreshOnce(sessionId, record).finally(() => this.inFlight.delete(sessionId));
+    this.inFlight.set(sessionId, work);
+    return work;
+  }
+
+  private async refreshOnce(
+    sessionId: string,
+    record: SessionRecord,
+  ): Promise<SessionRecord | undefined> {
+    const lockKey = `refresh-lock:${this.sessions.key(sessionId)}`;
+    if (!(await this.store.setIfAbsent(lockKey, '1', LOCK_TTL_SECONDS)))
+      return this.waitForOtherInstance(sessionId, record);
+    try {
+      // Another instance may have refreshed between our read and the lock.
+      const current = (await this.sessions.get(sessionId)) ?? record;
+      if (isFresh(current.tokens)) return current;
+      if (!current.tokens.refreshToken) return this.signOut(sessionId, 'no refresh token');
+      try {
+        const tokens = await this.oidc.refresh(current.tokens.refreshToken);
+        return await this.sessions.updateTokens(sessionId, {
+          accessToken: tokens.accessToken,
+          refreshToken: tokens.refreshToken ?? current.tokens.refreshToken,
+          ...((tokens.idToken ?? current.tokens.idToken)
+            ? { idToken: tokens.idToken ?? current.tokens.idToken }
+            : {}),
+          expiresAt: tokens.expiresAt,
+        });
+      } catch (error) {
+        if (error instanceof IdpError)
+          return this.signOut(sessionId, error.oauthError ?? error.message);
+        throw error;
+      }
+    } finally {
+      await this.store.delete(lockKey);
+    }
+  }
+
+  private async waitForOtherInstance(
+    sessionId: string,
+    record: SessionRecord,
+  ): Promise<SessionRecord | undefined> {
+    const deadline = Date.now() + LOCK_TTL_SECONDS * 1000;
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, WAIT_STEP_MS));
+      const current = await this.sessions.get(sessionId);
+      if (!current) return undefined;
+      if (current.tokens.accessToken !== record.tokens.accessToken && isFresh(current.tokens))
+        return current;
+    }
+    return undefined;
+  }
+
+  private async signOut(sessionId: string, reason: string): Promise<undefined> {
+    this.logger.info({ reason }, 'refresh failed: session ended');
+    await this.sessions.delete(sessionId);
+    return undefined;
+  }
+}

@@ -1,0 +1,67 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { JWTPayload, createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
+import { OidcClient } from '../auth/oidc-client';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+
+/** Okta's default authorization server issues access tokens for this audience. */
+export const ACCESS_TOKEN_AUDIENCE = 'api://default';
+/** A token larger than this is refused before any parsing (a cookie could not carry it anyway). */
+export const MAX_TOKEN_LENGTH = 8192;
+
+/** §3 access-token claims. */
+export interface AccessTokenClaims extends JWTPayload {
+  readonly CollectorsId: number;
+  readonly NavisionId?: string;
+  readonly cid: string;
+  readonly scp?: string[];
+  readonly sub?: string;
+  readonly exp: number;
+}
+
+export type TokenCheck =
+  | { readonly ok: true; readonly claims: AccessTokenClaims }
+  | { readonly ok: false; readonly reason: 'missing' | 'too-large' | 'expired' | 'invalid' };
+
+/**
+ * Verifies access tokens before any use (§5, DESIGN.md flow 5, ASVS 5.0 9.1-9.2): signature against the
+ * issuer's JWKS, RS256 only (no `none`, no key confusion), issuer, audience, expiry, and that it is an
+ * access token (Okta's `cid` and `scp`) rather than an ID token.
+ */
+@Injectable()
+export class TokenVerifier {
+  private jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly oidc: OidcClient,
+  ) {}
+
+  async verify(token: unknown): Promise<TokenCheck> {
+    if (typeof token !== 'string' || token === '') return { ok: false, reason: 'missing' };
+    if (token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'too-large' };
+    try {
+      this.jwks ??= createRemoteJWKSet(new URL(await this.oidc.jwksUri()), {
+        timeoutDuration: 5000,
+        cooldownDuration: 30_000,
+      });
+      const { payload } = await jwtVerify(token, this.jwks, {
+        algorithms: ['RS256'],
+        issuer: this.config.idp.issuer,
+        audience: ACCESS_TOKEN_AUDIENCE,
+        requiredClaims: ['exp', 'cid'],
+        clockTolerance: 5,
+      });
+      if (
+        typeof payload.cid !== 'string' ||
+        typeof payload.CollectorsId !== 'number' ||
+        (payload.scp !== undefined && !Array.isArray(payload.scp))
+      ) {
+        return { ok: false, reason: 'invalid' };
+      }
+      return { ok: true, claims: payload as AccessTokenClaims };
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };
+      return { ok: false, reason: 'invalid' };
+    }
+  }
+}

@@ -64,6 +64,13 @@ const code: FieldView = {
 };
 const submit = (label = 'continue'): ActionView => ({ action: 'submit', label, kind: 'primary' });
 const back: ActionView = { action: 'back', label: 'back', kind: 'link', formNoValidate: true };
+/** Back one step inside the second-factor set-up (the flow's BACK from those states). */
+const previous: ActionView = {
+  action: 'back',
+  label: 'previous',
+  kind: 'link',
+  formNoValidate: true,
+};
 const resend: ActionView = {
   action: 'resend',
   label: 'resend',
@@ -136,18 +143,18 @@ export const STEP_VIEWS: Readonly<Record<string, StepView>> = {
       { action: 'skip', label: 'notNow', kind: 'secondary', formNoValidate: true },
     ],
   },
-  'SetupMfa.VerifyCurrentFactor': { fields: [code], actions: [submit('verify'), resend] },
+  'SetupMfa.VerifyCurrentFactor': { fields: [code], actions: [submit('verify'), resend, previous] },
   'SetupMfa.ChooseVerifyFactor': {
     fields: [{ name: 'factor', type: 'radio', required: true, options: ['totp', 'email', 'sms'] }],
-    actions: [submit()],
+    actions: [submit(), previous],
   },
   'SetupMfa.SetupPhone': {
     fields: [{ name: 'phone', type: 'tel', autocomplete: 'tel', required: true, maxLength: 16 }],
-    actions: [submit('sendCode')],
+    actions: [submit('sendCode'), previous],
   },
   'SetupMfa.VerifyNewFactor': {
     fields: [code],
-    actions: [submit('verify'), resend],
+    actions: [submit('verify'), resend, previous],
     content: 'totp-qr',
   },
   'SetupMfa.Success': { fields: [], actions: [submit()], content: 'success' },

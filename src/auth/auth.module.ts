@@ -6,6 +6,7 @@ import { DemoBrandController } from '../demo/demo-brand.controller';
 import { AuthEvents } from '../logging/auth-events';
 import { PageRenderer } from '../render/page-renderer';
 import { Sessions } from '../session/sessions';
+import { LegacyCookieMiddleware } from '../token/legacy-cookie.middleware';
 import { TokenParamMiddleware } from '../token/token-param.middleware';
 import { TokenRefresher } from '../token/token-refresher';
 import { TokenVerifier } from '../token/token-verifier';
@@ -53,6 +54,6 @@ export class AuthModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(TokenParamMiddleware).forRoutes('*path');
+    consumer.apply(LegacyCookieMiddleware, TokenParamMiddleware).forRoutes('*path');
   }
 }

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
-import { parseCookieHeader, tokenCookieClearingHeaders } from './cookie-header';
-import { CookieName, secureFor } from './cookie-policy';
+import { parseCookieHeader, serializeClearing, tokenCookieClearingHeaders } from './cookie-header';
+import { CookieName, cookieOptionsFor, secureFor } from './cookie-policy';
 import { validatePolicyCookieWrite } from './cookie-validation';
 
 /**
@@ -33,6 +33,10 @@ export class ResponseCookies {
       );
     }
     res.append('Set-Cookie', result.header);
+  }
+
+  clear(res: Response, name: CookieName): void {
+    res.append('Set-Cookie', serializeClearing(name, cookieOptionsFor(name, this.deployment)));
   }
 
   /** §4 Sign-out step 2 and After login step 7. */

@@ -25,6 +25,8 @@ export interface IdpConfig {
   /** This service's own confidential client at the IdP. */
   readonly clientId: string;
   readonly clientSecret: string;
+  /** Embedded IdP only: access-token lifetime in seconds (Okta's default is one hour). */
+  readonly accessTokenTtlSeconds: number;
 }
 
 /** Everything the service reads from its environment, parsed and checked once at start (see config.schema.ts). */

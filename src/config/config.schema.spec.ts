@@ -32,6 +32,7 @@ describe(parseConfig.name, () => {
       issuer: 'http://localhost:3333/oauth2/default',
       clientId: 'collectors-signon',
       clientSecret: DEVELOPER_SECRETS.IDP_CLIENT_SECRET,
+      accessTokenTtlSeconds: 3600,
     });
     expect(config.sessionStore).toEqual({
       kind: 'sqlite',

@@ -122,7 +122,7 @@ export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
     responseTypes: ['code'],
     clientAuthMethods: ['client_secret_basic', 'client_secret_post'],
     rotateRefreshToken: true,
-    ttl: { ...TOKEN_TTL },
+    ttl: { ...TOKEN_TTL, AccessToken: config.idp.accessTokenTtlSeconds },
     cookies: {
       keys: deps.cookieKeys,
       long: { signed: true, httpOnly: true, sameSite: 'lax' },
@@ -187,7 +187,7 @@ export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
           return {
             scope: RESOURCE_SCOPES,
             audience: ACCESS_TOKEN_AUDIENCE,
-            accessTokenTTL: TOKEN_TTL.AccessToken,
+            accessTokenTTL: config.idp.accessTokenTtlSeconds,
             accessTokenFormat: 'jwt',
             jwt: { sign: { alg: 'RS256' } },
           };

@@ -1,0 +1,160 @@
+// `npm run bench`: the product's hot paths under autocannon, beside a NestJS hello server measured in
+// the same run, printing ratios (absolute numbers drift between machines; ratios do not). Loopback only.
+'use strict';
+const autocannon = require('autocannon');
+const { fork, spawn } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const { signIn } = require('./signin');
+
+const ROOT = path.resolve(__dirname, '..');
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = 50;
+const DEMO_PASSWORD = 'Collect0rs!Demo';
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url) {
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+async function startHello() {
+  const port = await freePort();
+  const child = fork(path.join(__dirname, 'hello-server.js'), {
+    env: { ...process.env, PORT: String(port) },
+    stdio: 'ignore',
+  });
+  await waitFor(`http://127.0.0.1:${port}/`);
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+async function startApp(extraEnv = {}) {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/main.js')], {
+    cwd: ROOT,
+    // Production-like: JSON logs at info (to /dev/null here), limits out of the way of the load.
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      RATE_LIMIT_SIGNIN: '999999/60',
+      RATE_LIMIT_SIGNIN_SESSION: '999999/60',
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const url = `http://localhost:${port}`;
+  await waitFor(`${url}/healthz`).catch((error) => {
+    throw new Error(`${error.message}\n${stderr}`);
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+function run(opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
+  });
+}
+
+function summary(name, r) {
+  return {
+    name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    statuses: { '2xx': r['2xx'], '3xx': r['3xx'], '4xx': r['4xx'], '5xx': r['5xx'] },
+  };
+}
+
+async function main() {
+  const results = [];
+  const hello = await startHello();
+  try {
+    results.push(summary('NestJS hello (reference)', await run({ url: `${hello.url}/` })));
+  } finally {
+    hello.stop();
+  }
+
+  const app = await startApp();
+  try {
+    const cookie = await signIn(app.url, 'collector@example.com', DEMO_PASSWORD);
+    const target = `${app.url}/signin?b=psa&r=${encodeURIComponent('https://dev.psacard.com/orders')}`;
+    results.push(
+      summary(
+        'signed-in /signin -> brand redirect',
+        await run({ url: target, headers: { cookie } }),
+      ),
+    );
+  } finally {
+    app.stop();
+  }
+
+  // Access tokens that are always stale (1 s lifetime, refreshed 30 s early): every request refreshes,
+  // concurrent ones of the session share one refresh (single flight).
+  const refreshing = await startApp({ IDP_ACCESS_TOKEN_TTL_SECONDS: '1' });
+  try {
+    const cookie = await signIn(refreshing.url, 'collector@example.com', DEMO_PASSWORD);
+    const target = `${refreshing.url}/signin?b=psa`;
+    results.push(
+      summary(
+        'expired token: /signin with refresh',
+        await run({ url: target, headers: { cookie } }),
+      ),
+    );
+  } finally {
+    refreshing.stop();
+  }
+
+  const reference = results[0].rps;
+  const rows = results.map((r) => ({
+    scenario: r.name,
+    'req/s': Math.round(r.rps),
+    'ratio to hello': (r.rps / reference).toFixed(2),
+    'p50 ms': r.p50,
+    'p99 ms': r.p99,
+    errors: r.errors,
+    statuses: Object.entries(r.statuses)
+      .filter(([, n]) => n > 0)
+      .map(([k, n]) => `${k}:${n}`)
+      .join(' '),
+  }));
+  console.table(rows);
+  const signedIn = results[1];
+  const ratio = signedIn.rps / reference;
+  const ok =
+    ratio >= 0.6 && signedIn.p99 < 50 && signedIn.errors === 0 && signedIn.statuses['5xx'] === 0;
+  console.log(
+    `signed-in redirect: ${ratio.toFixed(2)} x hello (target >= 0.60), p99 ${signedIn.p99} ms (target < 50): ${ok ? 'MET' : 'NOT MET'}`,
+  );
+  console.log(
+    `${CONNECTIONS} connections, ${DURATION} s per scenario, ${os.cpus().length} cores, Node ${process.version}`,
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

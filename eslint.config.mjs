@@ -1,6 +1,7 @@
 // Lint rules that catch real bugs in this codebase: floating promises (an unawaited store write
 // loses data silently), non-exhaustive switches over our enums, and loose equality.
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(

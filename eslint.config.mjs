@@ -38,13 +38,7 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     extends: [tseslint.configs.disableTypeChecked],
     languageOptions: {
-      globals: {
-        require: 'readonly',
-        module: 'writable',
-        process: 'readonly',
-        console: 'readonly',
-        __dirname: 'readonly',
-      },
+      globals: globals.node,
     },
     rules: { 'no-console': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },

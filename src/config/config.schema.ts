@@ -314,7 +314,11 @@ export function parseConfig(raw: RawEnv): AppConfig {
       issuer,
       clientId,
       clientSecret,
-      accessTokenTtlSeconds: read('IDP_ACCESS_TOKEN_TTL_SECONDS', z.coerce.number().int().min(1).max(86_400), 3600),
+      accessTokenTtlSeconds: read(
+        'IDP_ACCESS_TOKEN_TTL_SECONDS',
+        z.coerce.number().int().min(1).max(86_400),
+        3600,
+      ),
     },
     brands: directory,
     brandClients,

@@ -7,7 +7,7 @@ import {
   Inject,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { I18nContext } from 'nestjs-i18n';
+import { I18nService } from 'nestjs-i18n';
 import { PinoLogger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { redactUrl } from '../logging/redaction';
@@ -15,7 +15,8 @@ import { createElement } from 'react';
 import { ErrorPage } from '../../views/ErrorPage';
 import type { Translate } from '../../views/translate';
 import { faviconPath, logoPath } from '../brand/brand';
-import { DEFAULT_LOCALE } from '../locale/locale';
+import type { Locale } from '../locale/locale';
+import { localeOfRequest } from '../locale/request-locale';
 import { renderPage } from '../render/render-page';
 import { AppError } from './app-error';
 
@@ -37,6 +38,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logger: PinoLogger,
+    private readonly i18n: I18nService,
   ) {
     this.logger.setContext(AllExceptionsFilter.name);
   }
@@ -46,7 +48,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const req = http.getRequest<Request & { id?: unknown }>();
     const res = http.getResponse<Response>();
     const correlationId = typeof req.id === 'string' ? req.id : '';
-    const body = this.localize(this.describe(exception, correlationId), host);
+    const t = this.translator(localeOfRequest(req));
+    const body = this.localize(this.describe(exception, correlationId), t);
     if (body.statusCode >= 500) {
       this.logger.error({ err: exception, correlationId }, 'unhandled error');
     } else {
@@ -59,17 +62,20 @@ export class AllExceptionsFilter implements ExceptionFilter {
     res.status(body.statusCode).setHeader('Cache-Control', 'no-store');
     // A browser navigating (Accept: text/html first) gets the error page; API callers get JSON.
     if (req.accepts(['json', 'html']) === 'html') {
-      res.type('html').send(this.errorPage(body, req, host));
+      res.type('html').send(this.errorPage(body, req, t));
       return;
     }
     res.json(body);
   }
 
-  private errorPage(body: ErrorBody, req: Request, host: ArgumentsHost): string {
-    const i18n = I18nContext.current(host);
-    const lang = i18n?.lang ?? DEFAULT_LOCALE;
-    const t: Translate = (key, args) =>
-      i18n ? String(i18n.t(key, { lang, ...(args ? { args } : {}) })) : key;
+  private translator(lang: Locale): Translate & { lang: Locale } {
+    const t = (key: string, args?: Record<string, string | number>) =>
+      String(this.i18n.t(key, { lang, ...(args ? { args } : {}) }));
+    return Object.assign(t, { lang });
+  }
+
+  private errorPage(body: ErrorBody, req: Request, t: Translate & { lang: Locale }): string {
+    const lang = t.lang;
     return renderPage(
       createElement(ErrorPage, {
         t,
@@ -94,12 +100,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
    * The collector reads the message in their language (§1). BadRequest keeps its specific text,
    * which names the offending field.
    */
-  private localize(body: ErrorBody, host: ArgumentsHost): ErrorBody {
+  private localize(body: ErrorBody, t: Translate): ErrorBody {
     if (body.error === 'BadRequest') return body;
-    const i18n = I18nContext.current(host);
     const key = `common.errors.${body.error}`;
-    const text = i18n?.t(key);
-    return typeof text === 'string' && text !== key ? { ...body, message: text } : body;
+    const text = t(key);
+    return text !== key ? { ...body, message: text } : body;
   }
 
   private describe(exception: unknown, correlationId: string): ErrorBody {

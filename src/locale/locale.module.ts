@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { I18nJsonLoader, I18nModule } from 'nestjs-i18n';
 import { LOCALES_DIR } from '../config/project-paths';
 import { DEFAULT_LOCALE } from './locale';
-import { QueryLocaleResolver } from './query-locale.resolver';
 
 /**
  * Translations from locales/{locale}/{namespace}.json (§7), keys addressed as `namespace.key`.
- * Files are read once at start; missing keys fall back to en-US.
+ * Files are read once at start; missing keys fall back to en-US. The per-request middleware is off:
+ * pages resolve their locale with localeOfRequest (§5) and pass it to I18nService.t, so requests that
+ * render no text (redirects, probes, the IdP) pay nothing for i18n.
  */
 @Module({
   imports: [
@@ -14,7 +15,8 @@ import { QueryLocaleResolver } from './query-locale.resolver';
       fallbackLanguage: DEFAULT_LOCALE,
       loader: I18nJsonLoader,
       loaderOptions: { path: LOCALES_DIR, watch: false },
-      resolvers: [QueryLocaleResolver],
+      resolvers: [],
+      disableMiddleware: true,
       logging: false,
     }),
   ],

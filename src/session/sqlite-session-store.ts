@@ -46,6 +46,14 @@ export class SqliteSessionStore implements SessionStore {
          ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE kv.expires_at <= ?`,
       ),
       delete: this.db.prepare<[string]>('DELETE FROM kv WHERE key = ?'),
+      // One statement: start a window, or count within the live one (rate limits hit this per request).
+      increment: this.db.prepare<[string, number, number, number], { value: string }>(
+        `INSERT INTO kv (key, value, expires_at) VALUES (?, '1', ?)
+         ON CONFLICT(key) DO UPDATE SET
+           value = CASE WHEN kv.expires_at <= ? THEN '1' ELSE CAST(CAST(kv.value AS INTEGER) + 1 AS TEXT) END,
+           expires_at = CASE WHEN kv.expires_at <= ? THEN excluded.expires_at ELSE kv.expires_at END
+         RETURNING value`,
+      ),
       purge: this.db.prepare<[number]>('DELETE FROM kv WHERE expires_at <= ?'),
       ping: this.db.prepare('SELECT 1'),
     };
@@ -102,19 +110,12 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   increment(key: string, windowSeconds: number): Promise<number> {
-    return this.run(
-      this.db.transaction(() => {
-        assertValidKey(key);
-        const row = this.statements.get.get(key, this.now());
-        const count = (row ? Number(row.value) : 0) + 1;
-        if (row) {
-          this.db.prepare('UPDATE kv SET value = ? WHERE key = ?').run(String(count), key);
-        } else {
-          this.statements.upsert.run(key, String(count), this.expiry(windowSeconds));
-        }
-        return count;
-      }),
-    );
+    return this.run(() => {
+      assertValidKey(key);
+      const now = this.now();
+      const row = this.statements.increment.get(key, this.expiry(windowSeconds), now, now);
+      return Number(row?.value ?? 0);
+    });
   }
 
   ping(): Promise<void> {

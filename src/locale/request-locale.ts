@@ -1,0 +1,26 @@
+import { parseBrandParam } from '../brand/brand-query';
+import { Locale, resolveLocale } from './locale';
+
+/** Header the browser client sends on API calls (§7 "Requests carry a locale header"). */
+export const LOCALE_HEADER = 'x-locale';
+
+/**
+ * §5 for any request: `l`, then `lang`, then the brand in `b`, then the locale header of API calls,
+ * else en-US. Accept-Language is never read (§1). Computed on demand where text is rendered, rather
+ * than by a middleware on every request.
+ */
+export function localeOfRequest(req: {
+  query?: unknown;
+  headers: Record<string, unknown>;
+}): Locale {
+  const query = (typeof req.query === 'object' && req.query !== null ? req.query : {}) as Record<
+    string,
+    unknown
+  >;
+  const brand = parseBrandParam(query.b);
+  return resolveLocale({
+    l: query.l,
+    lang: query.lang ?? req.headers[LOCALE_HEADER],
+    ...(brand.ok ? { brand: brand.brand } : {}),
+  });
+}

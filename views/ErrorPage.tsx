@@ -19,6 +19,7 @@ export function ErrorPage({
   t,
   message,
   correlationId,
+  code,
   supportUrl,
   retryHref,
   logo,
@@ -35,6 +36,7 @@ export function ErrorPage({
           {t('common.errorPage.subHeader')}{' '}
           <a href={supportUrl}>{t('common.errorPage.supportLink')}</a>
         </p>
+        {code ? <p className="error-code">{t('common.errorPage.code', { code })}</p> : null}
         <p className="correlation-id">
           {t('common.errorPage.correlationId', { id: correlationId })}
         </p>

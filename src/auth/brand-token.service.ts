@@ -169,8 +169,9 @@ function classify(error: unknown): AppError {
       { cause: error },
     );
   }
-  if (error instanceof IdpError && error.oauthError) {
-    return new AppError('BrandLoginFailed', `the IdP refused the code: ${error.oauthError}`, {
+  if (error instanceof IdpError && (error.oauthError || error.invalidResponse)) {
+    const why = error.oauthError ?? 'the callback or the answer did not validate';
+    return new AppError('BrandLoginFailed', `the IdP refused the code: ${why}`, {
       cause: error,
     });
   }

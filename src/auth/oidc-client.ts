@@ -10,16 +10,31 @@ export const SIGNIN_SCOPE = 'openid customer offline_access';
 export const REFRESH_SCOPE = 'offline_access openid customer';
 
 export class IdpError extends Error {
+  /**
+   * The IdP was reached, but the callback or its answer failed validation (a missing or foreign
+   * `iss`, a `state` or nonce mismatch, a malformed response): a failed sign-in, not an outage.
+   */
+  readonly invalidResponse: boolean;
+
   constructor(
     message: string,
     /** The OAuth error code when the IdP gave one (e.g. login_required, invalid_grant). */
     readonly oauthError: string | undefined,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; invalidResponse?: boolean },
   ) {
     super(message, options);
     this.name = 'IdpError';
+    this.invalidResponse = options?.invalidResponse ?? false;
   }
 }
+
+/** openid-client's codes for a response that arrived but did not validate. */
+const INVALID_RESPONSE_CODES: ReadonlySet<string> = new Set([
+  'OAUTH_INVALID_RESPONSE',
+  'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED',
+  'OAUTH_JWT_CLAIM_COMPARISON_FAILED',
+  'OAUTH_JWT_TIMESTAMP_CHECK_FAILED',
+]);
 
 export interface TokenResult extends TokenSet {
   readonly claims: Record<string, unknown>;
@@ -41,7 +56,10 @@ export class OidcClient {
   }
 
   private configuration(credentials: ClientCredentials): Promise<client.Configuration> {
-    let configuration = this.configurations.get(credentials.clientId);
+    // Keyed by the whole credential: a configuration built with an old secret must not be reused
+    // once the secret changes (a rotated brand secret would otherwise keep working here).
+    const key = `${credentials.clientId}\n${credentials.clientSecret}`;
+    let configuration = this.configurations.get(key);
     if (!configuration) {
       const insecure = this.config.idp.issuer.startsWith('http://');
       configuration = client
@@ -56,12 +74,12 @@ export class OidcClient {
           },
         )
         .catch((error: unknown) => {
-          this.configurations.delete(credentials.clientId);
+          this.configurations.delete(key);
           throw new IdpError('the IdP discovery document could not be read', undefined, {
             cause: error,
           });
         });
-      this.configurations.set(credentials.clientId, configuration);
+      this.configurations.set(key, configuration);
     }
     return configuration;
   }
@@ -171,5 +189,9 @@ function wrap(message: string, error: unknown): IdpError {
     error instanceof client.ResponseBodyError || error instanceof client.AuthorizationResponseError
       ? error.error
       : undefined;
-  return new IdpError(message, oauthError, { cause: error });
+  const invalidResponse =
+    error instanceof client.ClientError &&
+    error.code !== undefined &&
+    INVALID_RESPONSE_CODES.has(error.code);
+  return new IdpError(message, oauthError, { cause: error, invalidResponse });
 }

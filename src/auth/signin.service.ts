@@ -6,6 +6,7 @@ import type { RedirectPolicy } from '../brand/redirect-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { AppError } from '../errors/app-error';
+import { DEFAULT_LOCALE } from '../locale/locale';
 import { AuthEvents } from '../logging/auth-events';
 import { SessionRecord, Sessions, TokenSet } from '../session/sessions';
 import { TokenRefresher } from '../token/token-refresher';
@@ -138,8 +139,12 @@ export class SigninService {
       case 'auction':
         res.set(HANDOFF_HEADERS);
         return decision.url;
-      case 'unauthorized':
-        return `/unauthredirect?error=${decision.error}`;
+      case 'unauthorized': {
+        // The page speaks the collector's language, so the locale the sign-in resolved travels along.
+        const unauth = new URLSearchParams({ error: decision.error });
+        if (query.locale !== DEFAULT_LOCALE) unauth.set('lang', query.locale);
+        return `/unauthredirect?${unauth.toString()}`;
+      }
       case 'brand': {
         const sessionId = decision.createSession ? await this.ensureSession(current) : undefined;
         if (decision.clearTokenCookies) this.cookies.clearTokens(res);

@@ -1,6 +1,6 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
-import { ThrottlerGuard } from '@nestjs/throttler';
-import type { Request } from 'express';
+import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
+import type { Request, Response } from 'express';
 import { rateLimitGroup } from './rate-limited-routes';
 
 /** Applies the limits only to the routes in RATE_LIMITED_ROUTES; everything else passes untouched. */
@@ -10,5 +10,20 @@ export class RateLimitGuard extends ThrottlerGuard {
     if (context.getType() !== 'http') return Promise.resolve(true);
     const req = context.switchToHttp().getRequest<Request>();
     return Promise.resolve(rateLimitGroup(req.method, req.path) === undefined);
+  }
+
+  /**
+   * Named throttlers (signin, signin-session) only write `Retry-After-<name>`; every 429 also carries
+   * the standard Retry-After (RFC 6585 §4, RFC 9110 §10.2.3) so browsers and brands can honour it.
+   */
+  protected override async throwThrottlingException(
+    context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
+    context
+      .switchToHttp()
+      .getResponse<Response>()
+      .setHeader('Retry-After', String(Math.max(1, detail.timeToBlockExpire)));
+    return super.throwThrottlingException(context, detail);
   }
 }

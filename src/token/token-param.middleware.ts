@@ -3,8 +3,11 @@ import type { NextFunction, Request, Response } from 'express';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { TokenVerifier } from './token-verifier';
 
-/** Paths that never take a `t` (the IdP, APIs, assets, probes). */
-const EXEMPT = /^\/(oauth2|idp|api|static|healthz|readyz|demo)(\/|$)/;
+/**
+ * Paths that never take a `t` (the IdP, APIs, assets, probes), and sign-out, which drops `t` itself
+ * (§4 Sign-out step 5) and must not store it as a cookie on the way out.
+ */
+const EXEMPT = /^\/(oauth2|idp|api|static|healthz|readyz|demo|logout)(\/|$)/;
 
 /**
  * §4 App start step 3 and §5, on the server: a page URL carrying `t` has it verified (JWKS, RS256,

@@ -267,6 +267,26 @@ describe('readiness with Redis', () => {
   });
 });
 
+describe('without the embedded IdP', () => {
+  it('mounts neither the provider, the sign-in steps nor the outbox', async () => {
+    const t = await startTestApp({
+      APP_ENV: 'dev',
+      IDP_MODE: 'external',
+      IDP_ISSUER: 'https://login.example.com/oauth2/default',
+      IDP_CLIENT_ID: 'x',
+      IDP_CLIENT_SECRET: 'y',
+    });
+    try {
+      await request(t.url).get('/idp/outbox').expect(404);
+      await request(t.url).get('/idp/outbox/messages.json').expect(404);
+      await request(t.url).get('/oauth2/default/.well-known/openid-configuration').expect(404);
+      await request(t.url).get('/idp/signin/abc').expect(404);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('readiness with an external IdP', () => {
   /** Plays the external IdP's discovery endpoint (Okta is not ours and cannot run here). */
   function fakeIdp(

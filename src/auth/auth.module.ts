@@ -5,6 +5,7 @@ import { ResponseCookies } from '../cookies/response-cookies';
 import { DemoBrandController } from '../demo/demo-brand.controller';
 import { AuthEvents } from '../logging/auth-events';
 import { PageRenderer } from '../render/page-renderer';
+import { CollectionController } from '../shell/collection.controller';
 import { Sessions } from '../session/sessions';
 import { LegacyCookieMiddleware } from '../token/legacy-cookie.middleware';
 import { TokenParamMiddleware } from '../token/token-param.middleware';
@@ -46,6 +47,7 @@ export class AuthModule implements NestModule {
       controllers: [
         AuthController,
         UnauthController,
+        CollectionController,
         ...(isDeveloperEnv(config.env) ? [DemoBrandController] : []),
       ],
       providers,

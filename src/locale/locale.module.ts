@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { I18nJsonLoader, I18nModule } from 'nestjs-i18n';
 import { LOCALES_DIR } from '../config/project-paths';
 import { DEFAULT_LOCALE } from './locale';
+import { RequestLocaleResolver } from './request-locale';
 
 /**
  * Translations from locales/{locale}/{namespace}.json (§7), keys addressed as `namespace.key`.
@@ -15,8 +16,10 @@ import { DEFAULT_LOCALE } from './locale';
       fallbackLanguage: DEFAULT_LOCALE,
       loader: I18nJsonLoader,
       loaderOptions: { path: LOCALES_DIR, watch: false },
-      resolvers: [],
+      resolvers: [RequestLocaleResolver],
       disableMiddleware: true,
+      // No AsyncLocalStorage context per request: nothing reads I18nContext.current().
+      skipAsyncHook: true,
       logging: false,
     }),
   ],

@@ -1,3 +1,5 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import type { I18nResolver } from 'nestjs-i18n';
 import { parseBrandParam } from '../brand/brand-query';
 import { Locale, resolveLocale } from './locale';
 
@@ -23,4 +25,18 @@ export function localeOfRequest(req: {
     lang: query.lang ?? req.headers[LOCALE_HEADER],
     ...(brand.ok ? { brand: brand.brand } : {}),
   });
+}
+
+/**
+ * nestjs-i18n wants a resolver for its per-request interceptor; this one applies the same §5 rule,
+ * so `I18nContext` (where anything uses it) agrees with the pages.
+ */
+@Injectable()
+export class RequestLocaleResolver implements I18nResolver {
+  resolve(context: ExecutionContext): string | undefined {
+    if (context.getType() !== 'http') return undefined;
+    return localeOfRequest(
+      context.switchToHttp().getRequest<{ query?: unknown; headers: Record<string, unknown> }>(),
+    );
+  }
 }

@@ -4,6 +4,7 @@ import { unwrapLegacyTokenCookie } from '../cookies/legacy-token-cookie';
 import { ResponseCookies } from '../cookies/response-cookies';
 
 const TOKEN_COOKIES = ['accessToken', 'refreshToken'] as const;
+const LEGACY_MARKERS = /(?:accessToken|refreshToken)=\s*(?:\{|"|j:|%7B|%22|%7b)/;
 
 /**
  * §4 Token handling: "Legacy JSON-wrapped cookies are unwrapped and rewritten". Earlier versions stored
@@ -15,6 +16,9 @@ export class LegacyCookieMiddleware implements NestMiddleware {
   constructor(private readonly cookies: ResponseCookies) {}
 
   use(req: Request, res: Response, next: NextFunction): void {
+    // Legacy values are JSON (`{`, `"`, `j:`), raw or %-encoded; plain tokens never contain these.
+    const header = req.headers.cookie;
+    if (typeof header !== 'string' || !LEGACY_MARKERS.test(header)) return next();
     const jar = this.cookies.read(req);
     for (const name of TOKEN_COOKIES) {
       const raw = jar[name];

@@ -24,9 +24,11 @@ export class TokenParamMiddleware implements NestMiddleware {
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
     const t = req.query.t;
+    // Most requests carry no `t`: leave before any parsing.
+    if (req.method !== 'GET' || t === undefined) return next();
     // originalUrl: inside Nest's middleware binding `req.path` is relative to the matched route.
     const url = new URL(req.originalUrl, 'http://placeholder.invalid');
-    if (req.method !== 'GET' || t === undefined || EXEMPT.test(url.pathname)) return next();
+    if (EXEMPT.test(url.pathname)) return next();
     const check = await this.verifier.verify(t);
     if (check.ok && typeof t === 'string') this.cookies.set(res, 'accessToken', t);
     url.searchParams.delete('t');

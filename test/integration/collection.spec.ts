@@ -1,0 +1,46 @@
+import request from 'supertest';
+import { DEMO_PASSWORD } from '../../src/idp/demo-users';
+import { Browser } from '../support/browser';
+import { submitRaw } from '../support/oidc-journey';
+import { TestApp, startTestApp } from '../support/test-app';
+
+describe('/collection (§2, §4 step 9)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('sends a collector who is not signed in to /signin with r, b, QTM_SID and QTM_UID', async () => {
+    const res = await request(t.url)
+      .get('/collection?tab=vault')
+      .set('referer', 'https://dev.psacard.com/cert/1')
+      .set('cookie', 'QTM_SID=s-1; QTM_UID=u-2')
+      .expect(302);
+    const location = new URL(res.headers.location ?? '');
+    expect(location.pathname).toBe('/signin');
+    expect(location.searchParams.get('r')).toBe(`${t.config.http.publicUrl}/collection?tab=vault`);
+    expect(location.searchParams.get('b')).toBe('psa');
+    expect(location.searchParams.get('QTM_SID')).toBe('s-1');
+    expect(location.searchParams.get('QTM_UID')).toBe('u-2');
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('after signing in without a brand the collector lands here and sees their account, in their language', async () => {
+    const browser = new Browser();
+    let page = await browser.visit(`${t.url}/signin`);
+    page = await browser.submit(page, { email: 'japan@example.com' });
+    const landed = await browser.follow(
+      await submitRaw(browser, page, { password: DEMO_PASSWORD }),
+      (next) => next.endsWith('/collection'),
+    );
+    expect(landed.headers.get('location')).toBe(`${t.config.http.publicUrl}/collection`);
+    const collection = await browser.get(`${t.url}/collection?lang=ja-JP`);
+    expect(collection.status).toBe(200);
+    expect(collection.body).toContain('<html lang="ja-JP">');
+    expect(collection.body).toMatch(/コレクター番号 \d+ でサインインしています。/);
+    expect(collection.body).toContain('href="/logout/collectorsid?b=collectors"');
+  }, 60_000);
+});

@@ -78,27 +78,15 @@ const resend: ActionView = {
   formNoValidate: true,
 };
 
+const nameFields: readonly FieldView[] = [
+  { name: 'givenName', type: 'text', autocomplete: 'given-name', required: true, maxLength: 100 },
+  { name: 'familyName', type: 'text', autocomplete: 'family-name', required: true, maxLength: 100 },
+];
+
 export const STEP_VIEWS: Readonly<Record<string, StepView>> = {
   EmailCheck: { fields: [email], actions: [submit()] },
   CreateAccount: {
-    fields: [
-      {
-        name: 'givenName',
-        type: 'text',
-        autocomplete: 'given-name',
-        required: true,
-        maxLength: 100,
-      },
-      {
-        name: 'familyName',
-        type: 'text',
-        autocomplete: 'family-name',
-        required: true,
-        maxLength: 100,
-      },
-      newPassword,
-      { name: 'acceptTerms', type: 'checkbox', required: true },
-    ],
+    fields: [...nameFields, newPassword, { name: 'acceptTerms', type: 'checkbox', required: true }],
     actions: [submit('createAccount'), back],
   },
   VerifyEmailCode: { fields: [code], actions: [submit('verify'), resend, back] },
@@ -112,22 +100,7 @@ export const STEP_VIEWS: Readonly<Record<string, StepView>> = {
   },
   WelcomeCollectors: { fields: [], actions: [submit()], content: 'welcome' },
   EnterNameInfo: {
-    fields: [
-      {
-        name: 'givenName',
-        type: 'text',
-        autocomplete: 'given-name',
-        required: true,
-        maxLength: 100,
-      },
-      {
-        name: 'familyName',
-        type: 'text',
-        autocomplete: 'family-name',
-        required: true,
-        maxLength: 100,
-      },
-    ],
+    fields: [...nameFields],
     actions: [submit('save')],
   },
   UpdateExpiredPassword: { fields: [newPassword], actions: [submit('updatePassword')] },

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { SqliteStore } from '../../common/sqlite-store';
 import { randomBytes } from 'node:crypto';
 import { DEFAULT_LOCALE, LOCALES, Locale } from '../../locale/locale';
 import { hashPassword, needsRehash, verifyPassword } from './password-hasher';
@@ -202,15 +203,13 @@ const bit = (value: boolean | undefined): number => (value ? 1 : 0);
  * that must survive a restart (the lockout counter included, §4 LOCKED_OUT) is a column here.
  * better-sqlite3 is synchronous; methods still return promises so a networked store can replace it.
  */
-export class AccountStore {
-  private readonly statements = new Map<string, Database.Statement>();
+export class AccountStore extends SqliteStore {
   /** Verified against for unknown accounts, so an unknown id costs the same time as a wrong password. */
   private dummyHash: Promise<string> | undefined;
 
-  constructor(
-    private readonly db: Database.Database,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(db: Database.Database, now: () => number = Date.now) {
+    super(db, now);
+  }
 
   migrate(): void {
     this.db.exec(
@@ -469,24 +468,5 @@ export class AccountStore {
     const account = this.find('id = ?', id);
     if (!account) throw new AccountError('not-found');
     return account;
-  }
-
-  /** Statements are prepared once, on first use (after migrate() created the table). */
-  private statement(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  /** Turns synchronous driver errors and refusals into rejected promises. */
-  private run<T>(work: () => T): Promise<T> {
-    try {
-      return Promise.resolve(work());
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
   }
 }

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { SqliteStore } from '../../common/sqlite-store';
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import * as QRCode from 'qrcode';
@@ -112,13 +113,10 @@ function totpFor(secret: Secret, label = ''): TOTP {
  * them. Known debt: the TOTP secret is stored unencrypted (the database file is the secret), and
  * wrong TOTP codes are not counted here; the caller's rate limit bounds guessing.
  */
-export class FactorStore {
-  private readonly statements = new Map<string, Database.Statement>();
-
-  constructor(
-    private readonly db: Database.Database,
-    private readonly now: () => number = Date.now,
-  ) {}
+export class FactorStore extends SqliteStore {
+  constructor(db: Database.Database, now: () => number = Date.now) {
+    super(db, now);
+  }
 
   migrate(): void {
     this.db.exec(
@@ -276,24 +274,5 @@ export class FactorStore {
       FactorRow | undefined;
     if (!row) throw new FactorError('not-found');
     return toFactor(row);
-  }
-
-  /** Statements are prepared once, on first use (after migrate() created the table). */
-  private statement(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  /** Turns synchronous driver errors and refusals into rejected promises. */
-  private run<T>(work: () => T): Promise<T> {
-    try {
-      return Promise.resolve(work());
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
   }
 }

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { SqliteStore } from '../../common/sqlite-store';
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /**
@@ -41,15 +42,11 @@ interface CodeRow {
  * quick to try offline, so the real protection is the 10-minute life and the 5 attempts; pass a
  * server-side `pepper` (kept outside the database) as the HMAC key to close that gap too.
  */
-export class OneTimeCodes {
-  private readonly statements = new Map<string, Database.Statement>();
+export class OneTimeCodes extends SqliteStore {
   private readonly key: Buffer;
 
-  constructor(
-    private readonly db: Database.Database,
-    private readonly now: () => number = Date.now,
-    pepper?: string | Buffer,
-  ) {
+  constructor(db: Database.Database, now: () => number = Date.now, pepper?: string | Buffer) {
+    super(db, now);
     this.key = pepper === undefined ? Buffer.alloc(0) : Buffer.from(pepper);
   }
 
@@ -146,24 +143,5 @@ export class OneTimeCodes {
       .update(salt)
       .update(JSON.stringify([subject, purpose, code]))
       .digest();
-  }
-
-  /** Statements are prepared once, on first use (after migrate() created the table). */
-  private statement(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  /** Turns synchronous driver errors into rejected promises. */
-  private run<T>(work: () => T): Promise<T> {
-    try {
-      return Promise.resolve(work());
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
   }
 }

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { SqliteStore } from '../../common/sqlite-store';
 import { MessageSender, OutgoingMessage } from './message-sender';
 
 export interface StoredMessage extends OutgoingMessage {
@@ -41,13 +42,10 @@ const COLUMNS = 'id, channel, recipient, subject, text, purpose, locale, created
  * "sent". The texts hold live codes: this must never be the sender in qa or prod, where a real
  * provider implements MessageSender.
  */
-export class OutboxSender implements MessageSender {
-  private readonly statements = new Map<string, Database.Statement>();
-
-  constructor(
-    private readonly db: Database.Database,
-    private readonly now: () => number = Date.now,
-  ) {}
+export class OutboxSender extends SqliteStore implements MessageSender {
+  constructor(db: Database.Database, now: () => number = Date.now) {
+    super(db, now);
+  }
 
   migrate(): void {
     this.db.exec(
@@ -115,24 +113,5 @@ export class OutboxSender implements MessageSender {
             ).get(to, purpose);
       return row === undefined ? undefined : toMessage(row as MessageRow);
     });
-  }
-
-  /** Statements are prepared once, on first use (after migrate() created the table). */
-  private statement(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  /** Turns synchronous driver errors into rejected promises. */
-  private run<T>(work: () => T): Promise<T> {
-    try {
-      return Promise.resolve(work());
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
   }
 }

@@ -8,6 +8,7 @@ import type { AppConfig } from './config/app-config';
 import { isDeveloperEnv } from './config/environment';
 import { PROJECT_ROOT } from './config/project-paths';
 import { EmbeddedIdp } from './idp/provider/embedded-idp';
+import { mountTrpc } from './trpc/trpc-mount';
 
 /** Brand logos and favicons (§2, §9). Not content-hashed, so cached for a day rather than forever. */
 const STATIC_ASSETS = {
@@ -48,6 +49,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     maxAge: STATIC_ASSETS.maxAge,
     index: false,
   });
+  // The account API parses its own bodies (GET inputs in the query, POST JSON).
+  mountTrpc(app, config);
   // The embedded IdP answers everything under /oauth2/default and parses its own bodies.
   if (config.idp.mode === 'embedded') app.get(EmbeddedIdp).mount(app);
 }

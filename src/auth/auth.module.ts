@@ -11,6 +11,7 @@ import { LegacyCookieMiddleware } from '../token/legacy-cookie.middleware';
 import { TokenParamMiddleware } from '../token/token-param.middleware';
 import { TokenRefresher } from '../token/token-refresher';
 import { TokenVerifier } from '../token/token-verifier';
+import { AppRouterFactory } from '../trpc/app-router';
 import { AccountProfiles } from './account-profiles';
 import { AuthController } from './auth.controller';
 import { BrandTokenService } from './brand-token.service';
@@ -41,6 +42,7 @@ export class AuthModule implements NestModule {
       SigninService,
       SignoutService,
       BrandTokenService,
+      AppRouterFactory,
     ];
     return {
       module: AuthModule,

@@ -1,0 +1,185 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { TRPCError } from '@trpc/server';
+import { randomUUID } from 'node:crypto';
+import { PinoLogger } from 'nestjs-pino';
+import { z } from 'zod';
+import { AccountProfiles } from '../auth/account-profiles';
+import { SigninService } from '../auth/signin.service';
+import { BRANDS } from '../brand/brand';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import {
+  CLIENT_SETTABLE_COOKIES,
+  cookieOptionsFor,
+  isAllowedCookieValue,
+  secureFor,
+} from '../cookies/cookie-policy';
+import { validateCookieWrite } from '../cookies/cookie-validation';
+import { AuthEvents } from '../logging/auth-events';
+import { Sessions } from '../session/sessions';
+import { accountStatus } from '../shell/account-status';
+import { mutationProcedure, publicProcedure, router } from './trpc';
+
+/** log.clientError: what one report may carry (issue 5: size-capped). */
+const MAX_MESSAGE = 2000;
+const MAX_PATH = 2048;
+/** Control characters are shown, not interpreted, in logs (ASVS 5.0 16.4.1). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point here
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const neutralise = (s: string) =>
+  s.replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * The account API (§7) as a plain @trpc/server router built inside Nest's dependency injection
+ * (STACK.md: nestjs-trpc's generator cannot run here). The browser client takes its types from
+ * `AppRouter`, the type of `build()`.
+ */
+@Injectable()
+export class AppRouterFactory {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly signin: SigninService,
+    private readonly sessions: Sessions,
+    private readonly profiles: AccountProfiles,
+    private readonly events: AuthEvents,
+    private readonly logger: PinoLogger,
+  ) {
+    this.logger.setContext('AccountApi');
+  }
+
+  /** Logs a failed call without its input (which may hold anything) and without a stack unless it is ours. */
+  reportError(error: TRPCError, path: string | undefined, type: string): void {
+    if (error.code === 'INTERNAL_SERVER_ERROR') {
+      this.logger.error({ path, type, code: error.code, err: error.cause ?? error }, 'api error');
+    } else {
+      this.logger.warn(
+        { path, type, code: error.code, message: error.message },
+        'api call refused',
+      );
+    }
+  }
+
+  build() {
+    const secure = secureFor(this.config.http.publicUrl);
+    return router({
+      account: router({
+        /** §3 Auth user state, refreshing tokens as §4 requires. */
+        status: publicProcedure.query(async ({ ctx }) =>
+          accountStatus(await this.signin.liveSession(ctx.sessionId)),
+        ),
+
+        updateAccountInfoPartial: mutationProcedure
+          .input(z.strictObject({ acceptedTermsAndConditions: z.boolean() }))
+          .mutation(async ({ ctx, input }) => {
+            const record = await this.signin.liveSession(ctx.sessionId);
+            if (!record) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'not signed in' });
+            const profile = await this.profiles.update(record.sub, input);
+            return { acceptedTermsAndConditions: profile.acceptedTermsAndConditions ?? false };
+          }),
+
+        /** Ends a session; a caller may end only its own (the one its cookie names). */
+        signout: mutationProcedure
+          .input(z.strictObject({ cidSessionIdentifier: z.string().min(1).max(200) }))
+          .mutation(async ({ ctx, input }) => {
+            const own = await this.sessions.get(ctx.sessionId);
+            if (!own) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'not signed in' });
+            if (input.cidSessionIdentifier !== ctx.sessionId) {
+              throw new TRPCError({
+                code: 'FORBIDDEN',
+                message: 'cidSessionIdentifier must name your own session',
+              });
+            }
+            await this.sessions.delete(ctx.sessionId);
+            return { signedOut: true };
+          }),
+      }),
+
+      log: router({
+        signinEvent: mutationProcedure
+          .input(z.strictObject({ b: z.enum(BRANDS) }))
+          .mutation(async ({ ctx, input }) => {
+            const record = await this.sessions.get(ctx.sessionId);
+            this.events.signin(
+              input.b,
+              record
+                ? {
+                    sub: record.sub,
+                    ...(record.collectorsId ? { collectorsId: record.collectorsId } : {}),
+                  }
+                : {},
+              'session',
+            );
+            return { recorded: true };
+          }),
+
+        /** §7/§8: the browser reports a render error; the answer's correlationId goes on the error page. */
+        clientError: mutationProcedure
+          .input(
+            z.strictObject({
+              message: z.string().min(1).max(MAX_MESSAGE),
+              path: z.string().min(1).max(MAX_PATH),
+            }),
+          )
+          .mutation(({ input }) => {
+            const correlationId = randomUUID();
+            this.logger.warn(
+              {
+                correlationId,
+                clientMessage: neutralise(input.message),
+                path: neutralise(input.path.split('?')[0] ?? ''),
+              },
+              'client error',
+            );
+            return { correlationId };
+          }),
+      }),
+
+      cookie: router({
+        /** §7: only non-credential cookies from an allowlist; every field validated (§5). */
+        setCookie: mutationProcedure
+          .input(
+            z.strictObject({
+              cookieName: z.enum(CLIENT_SETTABLE_COOKIES),
+              value: z.string().max(4096),
+              path: z.string().max(1024).optional(),
+              sameSite: z.enum(['lax', 'strict', 'none']).optional(),
+              maxAge: z.number().int().min(0).max(3_155_695_200).optional(),
+              secure: z.boolean().optional(),
+              httpOnly: z.boolean().optional(),
+            }),
+          )
+          .mutation(({ ctx, input }) => {
+            const policy = cookieOptionsFor(input.cookieName, { secure });
+            const result = validateCookieWrite({
+              name: input.cookieName,
+              value: input.value,
+              path: input.path ?? policy.path,
+              sameSite: input.sameSite ?? policy.sameSite,
+              secure: input.secure ?? policy.secure,
+              httpOnly: input.httpOnly ?? policy.httpOnly,
+              ...(input.maxAge !== undefined
+                ? { maxAge: input.maxAge }
+                : policy.maxAge !== undefined
+                  ? { maxAge: policy.maxAge }
+                  : {}),
+            });
+            if (result.ok && !isAllowedCookieValue(input.cookieName, input.value)) {
+              throw new TRPCError({
+                code: 'BAD_REQUEST',
+                message: `value: is not an allowed value for ${input.cookieName}`,
+              });
+            }
+            if (!result.ok) {
+              throw new TRPCError({
+                code: 'BAD_REQUEST',
+                message: result.errors.map((e) => `${e.field}: ${e.message}`).join('; '),
+              });
+            }
+            ctx.res.append('Set-Cookie', result.header);
+            return { set: true };
+          }),
+      }),
+    });
+  }
+}
+
+export type AppRouter = ReturnType<AppRouterFactory['build']>;

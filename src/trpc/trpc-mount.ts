@@ -1,0 +1,50 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import type { AppConfig } from '../config/app-config';
+import { parseCookieHeader } from '../cookies/cookie-header';
+import { localeOfRequest } from '../locale/request-locale';
+import { AppRouterFactory } from './app-router';
+import type { TrpcContext } from './trpc';
+
+/** §7: the application API's path. */
+export const TRPC_PATH = '/api/collectors-web/trpc';
+/** §8: where an UNAUTHORIZED sends the browser. */
+export const UNAUTHORIZED_LOCATION = '/unauthredirect?error=Unauthorized';
+
+/**
+ * Mounts the router with @trpc/server's Express adapter (batching on; GET for queries with the input
+ * in the query string, POST for mutations). Errors (§8): in server-side calls (x-ssr) an UNAUTHORIZED
+ * becomes a 302 to /unauthredirect?error=Unauthorized; otherwise the answer takes the first error's
+ * HTTP status. Responses are never cached.
+ */
+export function mountTrpc(app: NestExpressApplication, config: AppConfig): void {
+  const factory = app.get(AppRouterFactory);
+  const router = factory.build();
+  const publicOrigin = new URL(config.http.publicUrl).origin;
+  app.use(
+    TRPC_PATH,
+    createExpressMiddleware({
+      router,
+      createContext: ({ req, res }): TrpcContext => ({
+        req,
+        res,
+        locale: localeOfRequest(req),
+        ssr: req.headers['x-ssr'] === '1' || req.headers['x-ssr'] === 'true',
+        sessionId: parseCookieHeader(req.headers.cookie).sessionId,
+        publicOrigin,
+      }),
+      responseMeta: ({ ctx, errors }) => {
+        const headers = new Headers({ 'cache-control': 'no-store' });
+        if (errors.length === 0) return { headers };
+        if (ctx?.ssr && errors.some((e) => e.code === 'UNAUTHORIZED')) {
+          headers.set('location', UNAUTHORIZED_LOCATION);
+          return { status: 302, headers };
+        }
+        const first = errors[0];
+        return { status: first ? getHTTPStatusCodeFromError(first) : 500, headers };
+      },
+      onError: ({ error, path, type }) => factory.reportError(error, path, type),
+    }),
+  );
+}

@@ -1,0 +1,47 @@
+import { TRPCError, initTRPC } from '@trpc/server';
+import type { Request, Response } from 'express';
+import type { Locale } from '../locale/locale';
+import { hexJsonTransformer } from './hex-json-transformer';
+
+/** Request-scoped facts every procedure may use (§7: locale header, x-ssr, the session cookie). */
+export interface TrpcContext {
+  readonly req: Request;
+  readonly res: Response;
+  readonly locale: Locale;
+  /** Server-side renders mark their calls with x-ssr (§7); an UNAUTHORIZED then becomes a 302 (§8). */
+  readonly ssr: boolean;
+  readonly sessionId: string | undefined;
+  /** This service's origin, for the same-origin check of mutations. */
+  readonly publicOrigin: string;
+}
+
+/** The custom header every mutation must carry (DESIGN.md "CSRF", draft-ietf-oauth-browser-based-apps §6.1.3.3). */
+export const CSRF_HEADER = 'x-collectors-csrf';
+
+const t = initTRPC.context<TrpcContext>().create({
+  transformer: hexJsonTransformer,
+  // Stacks never leave the server, whatever NODE_ENV says (STACK.md).
+  isDev: false,
+});
+
+export const router = t.router;
+export const publicProcedure = t.procedure;
+
+/**
+ * Mutations need the static custom header (a cross-site form cannot add one, and a cross-site fetch
+ * that adds one is stopped by the CORS preflight) and, when the browser sends one, a same-origin
+ * Origin.
+ */
+export const mutationProcedure = t.procedure.use(({ ctx, next }) => {
+  if (ctx.req.headers[CSRF_HEADER] !== '1') {
+    throw new TRPCError({
+      code: 'FORBIDDEN',
+      message: `mutations need the ${CSRF_HEADER}: 1 header`,
+    });
+  }
+  const origin = ctx.req.headers.origin;
+  if (origin !== undefined && origin !== ctx.publicOrigin) {
+    throw new TRPCError({ code: 'FORBIDDEN', message: 'mutations must come from this site' });
+  }
+  return next();
+});

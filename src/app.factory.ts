@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
+import type { IncomingMessage } from 'node:http';
 import * as path from 'node:path';
 import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
@@ -8,7 +9,7 @@ import type { AppConfig } from './config/app-config';
 import { isDeveloperEnv } from './config/environment';
 import { PROJECT_ROOT } from './config/project-paths';
 import { EmbeddedIdp } from './idp/provider/embedded-idp';
-import { mountTrpc } from './trpc/trpc-mount';
+import { TRPC_PATH } from './trpc/trpc.middleware';
 
 /** Brand logos and favicons (§2, §9). Not content-hashed, so cached for a day rather than forever. */
 const STATIC_ASSETS = {
@@ -25,11 +26,24 @@ export async function createApp(
   config: AppConfig,
   options: AppModuleOptions = {},
 ): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, options), {
-    bufferLogs: true,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config, options),
+    NEST_APP_OPTIONS,
+  );
   configureApp(app, config);
   return app;
+}
+
+/** Body parsers are set up in configureApp, not by Nest's defaults. */
+export const NEST_APP_OPTIONS = { bufferLogs: true, bodyParser: false } as const;
+
+/** Request bodies: sign-in forms and JSON, small. */
+const BODY_LIMIT = '100kb';
+
+function parsedUnlessApi(mediaType: string) {
+  return (req: IncomingMessage): boolean =>
+    !(req.url ?? '').startsWith(TRPC_PATH) &&
+    (req.headers['content-type'] ?? '').toLowerCase().startsWith(mediaType);
 }
 
 /** Process-wide HTTP settings: logger, proxy trust, security headers. */
@@ -37,6 +51,13 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
+  // The account API reads its own raw bodies (its inputs are hex strings, §7), so the parsers skip it.
+  app.useBodyParser('json', { limit: BODY_LIMIT, type: parsedUnlessApi('application/json') });
+  app.useBodyParser('urlencoded', {
+    limit: BODY_LIMIT,
+    extended: false,
+    type: parsedUnlessApi('application/x-www-form-urlencoded'),
+  });
   app.use(
     helmet({
       // The CSP with per-request nonces for pages is set by the renderer; helmet's strict default covers the rest.
@@ -49,8 +70,6 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     maxAge: STATIC_ASSETS.maxAge,
     index: false,
   });
-  // The account API parses its own bodies (GET inputs in the query, POST JSON).
-  mountTrpc(app, config);
   // The embedded IdP answers everything under /oauth2/default and parses its own bodies.
   if (config.idp.mode === 'embedded') app.get(EmbeddedIdp).mount(app);
 }

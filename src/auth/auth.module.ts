@@ -1,4 +1,10 @@
-import { DynamicModule, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import {
+  DynamicModule,
+  MiddlewareConsumer,
+  Module,
+  NestModule,
+  RequestMethod,
+} from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { isDeveloperEnv } from '../config/environment';
 import { ResponseCookies } from '../cookies/response-cookies';
@@ -12,6 +18,7 @@ import { TokenParamMiddleware } from '../token/token-param.middleware';
 import { TokenRefresher } from '../token/token-refresher';
 import { TokenVerifier } from '../token/token-verifier';
 import { AppRouterFactory } from '../trpc/app-router';
+import { TRPC_PATH, TrpcMiddleware } from '../trpc/trpc.middleware';
 import { AccountProfiles } from './account-profiles';
 import { AuthController } from './auth.controller';
 import { BrandTokenService } from './brand-token.service';
@@ -59,5 +66,8 @@ export class AuthModule implements NestModule {
 
   configure(consumer: MiddlewareConsumer): void {
     consumer.apply(LegacyCookieMiddleware, TokenParamMiddleware).forRoutes('*path');
+    consumer
+      .apply(TrpcMiddleware)
+      .forRoutes({ path: `${TRPC_PATH.slice(1)}/*path`, method: RequestMethod.ALL });
   }
 }

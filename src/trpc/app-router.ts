@@ -15,6 +15,7 @@ import {
 } from '../cookies/cookie-policy';
 import { validateCookieWrite } from '../cookies/cookie-validation';
 import { AuthEvents } from '../logging/auth-events';
+import { SESSION_STORE, SessionStore } from '../session/session-store';
 import { Sessions } from '../session/sessions';
 import { accountStatus } from '../shell/account-status';
 import { mutationProcedure, publicProcedure, router } from './trpc';
@@ -42,6 +43,7 @@ export class AppRouterFactory {
     private readonly profiles: AccountProfiles,
     private readonly events: AuthEvents,
     private readonly logger: PinoLogger,
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
   ) {
     this.logger.setContext('AccountApi');
   }
@@ -113,6 +115,17 @@ export class AppRouterFactory {
 
         /** §7/§8: the browser reports a render error; the answer's correlationId goes on the error page. */
         clientError: mutationProcedure
+          .use(async ({ ctx, next }) => {
+            // Anyone can send reports: counted per address in the session store, like sign-ins.
+            const { limit, windowSeconds } = this.config.rateLimit.signinPerAddress;
+            const hits = await this.store.increment(
+              `ratelimit:client-error:${ctx.req.ip ?? 'unknown'}`,
+              windowSeconds,
+            );
+            if (hits > limit)
+              throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'too many error reports' });
+            return next();
+          })
           .input(
             z.strictObject({
               message: z.string().min(1).max(MAX_MESSAGE),

@@ -4,10 +4,31 @@ import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import type { AppRouter } from '../../src/trpc/app-router';
 import { encodeHexJson, hexJsonTransformer } from '../../src/trpc/hex-json-transformer';
 import { CSRF_HEADER } from '../../src/trpc/trpc';
-import { TRPC_PATH } from '../../src/trpc/trpc-mount';
+import { TRPC_PATH } from '../../src/trpc/trpc.middleware';
 import { Browser } from '../support/browser';
 import { submitRaw } from '../support/oidc-journey';
 import { TestApp, startTestApp } from '../support/test-app';
+
+describe('log.clientError is rate-limited per address', () => {
+  it('answers 429 past the limit', async () => {
+    const t = await startTestApp({ RATE_LIMIT_SIGNIN: '2/60' });
+    try {
+      const send = () =>
+        request(`${t.url}${TRPC_PATH}`)
+          .post('/log.clientError')
+          .set(CSRF_HEADER, '1')
+          .type('json')
+          .send(JSON.stringify(encodeHexJson({ message: 'm', path: '/' })));
+      expect((await send()).status).toBe(200);
+      expect((await send()).status).toBe(200);
+      const limited = await send();
+      expect(limited.status).toBe(429);
+      expect(limited.body.error.data.code).toBe('TOO_MANY_REQUESTS');
+    } finally {
+      await t.close();
+    }
+  });
+});
 
 describe('the account API at /api/collectors-web/trpc (§7, §8)', () => {
   let t: TestApp;

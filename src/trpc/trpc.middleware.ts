@@ -1,7 +1,8 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
-import type { AppConfig } from '../config/app-config';
+import type { NextFunction, Request, Response } from 'express';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { parseCookieHeader } from '../cookies/cookie-header';
 import { localeOfRequest } from '../locale/request-locale';
 import { AppRouterFactory } from './app-router';
@@ -13,19 +14,20 @@ export const TRPC_PATH = '/api/collectors-web/trpc';
 export const UNAUTHORIZED_LOCATION = '/unauthredirect?error=Unauthorized';
 
 /**
- * Mounts the router with @trpc/server's Express adapter (batching on; GET for queries with the input
- * in the query string, POST for mutations). Errors (§8): in server-side calls (x-ssr) an UNAUTHORIZED
- * becomes a 302 to /unauthredirect?error=Unauthorized; otherwise the answer takes the first error's
- * HTTP status. Responses are never cached.
+ * The router on @trpc/server's Express adapter (batching on; GET for queries with the input in the
+ * query string, POST for mutations), run as Nest middleware so calls get the request id, the access
+ * log line and the security headers like every other route. Errors (§8): in server-side calls (x-ssr)
+ * an UNAUTHORIZED becomes a 302 to /unauthredirect?error=Unauthorized; otherwise the answer takes the
+ * first error's HTTP status. Responses are never cached.
  */
-export function mountTrpc(app: NestExpressApplication, config: AppConfig): void {
-  const factory = app.get(AppRouterFactory);
-  const router = factory.build();
-  const publicOrigin = new URL(config.http.publicUrl).origin;
-  app.use(
-    TRPC_PATH,
-    createExpressMiddleware({
-      router,
+@Injectable()
+export class TrpcMiddleware implements NestMiddleware {
+  private readonly handler: ReturnType<typeof createExpressMiddleware>;
+
+  constructor(factory: AppRouterFactory, @Inject(APP_CONFIG) config: AppConfig) {
+    const publicOrigin = new URL(config.http.publicUrl).origin;
+    this.handler = createExpressMiddleware({
+      router: factory.build(),
       createContext: ({ req, res }): TrpcContext => ({
         req,
         res,
@@ -45,6 +47,12 @@ export function mountTrpc(app: NestExpressApplication, config: AppConfig): void 
         return { status: first ? getHTTPStatusCodeFromError(first) : 500, headers };
       },
       onError: ({ error, path, type }) => factory.reportError(error, path, type),
-    }),
-  );
+    });
+  }
+
+  use(req: Request, res: Response, next: NextFunction): void {
+    // The adapter reads the procedure path from the URL below its mount point.
+    req.url = req.originalUrl.slice(TRPC_PATH.length) || '/';
+    void this.handler(req, res, next);
+  }
 }

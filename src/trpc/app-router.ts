@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 import { PinoLogger } from 'nestjs-pino';
 import { z } from 'zod';
 import { AccountProfiles } from '../auth/account-profiles';
-import { SigninService } from '../auth/signin.service';
 import { BRANDS } from '../brand/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import {
@@ -38,7 +37,6 @@ const neutralise = (s: string) =>
 export class AppRouterFactory {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly signin: SigninService,
     private readonly sessions: Sessions,
     private readonly profiles: AccountProfiles,
     private readonly events: AuthEvents,
@@ -65,14 +63,12 @@ export class AppRouterFactory {
     return router({
       account: router({
         /** §3 Auth user state, refreshing tokens as §4 requires. */
-        status: publicProcedure.query(async ({ ctx }) =>
-          accountStatus(await this.signin.liveSession(ctx.sessionId)),
-        ),
+        status: publicProcedure.query(async ({ ctx }) => accountStatus(await ctx.session())),
 
         updateAccountInfoPartial: mutationProcedure
           .input(z.strictObject({ acceptedTermsAndConditions: z.boolean() }))
           .mutation(async ({ ctx, input }) => {
-            const record = await this.signin.liveSession(ctx.sessionId);
+            const record = await ctx.session();
             if (!record) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'not signed in' });
             const profile = await this.profiles.update(record.sub, input);
             return { acceptedTermsAndConditions: profile.acceptedTermsAndConditions ?? false };

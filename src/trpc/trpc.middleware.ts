@@ -2,7 +2,9 @@ import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { NextFunction, Request, Response } from 'express';
+import { SigninService } from '../auth/signin.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import type { SessionRecord } from '../session/sessions';
 import { parseCookieHeader } from '../cookies/cookie-header';
 import { localeOfRequest } from '../locale/request-locale';
 import { AppRouterFactory } from './app-router';
@@ -24,18 +26,27 @@ export const UNAUTHORIZED_LOCATION = '/unauthredirect?error=Unauthorized';
 export class TrpcMiddleware implements NestMiddleware {
   private readonly handler: ReturnType<typeof createExpressMiddleware>;
 
-  constructor(factory: AppRouterFactory, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    factory: AppRouterFactory,
+    signin: SigninService,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
     const publicOrigin = new URL(config.http.publicUrl).origin;
     this.handler = createExpressMiddleware({
       router: factory.build(),
-      createContext: ({ req, res }): TrpcContext => ({
-        req,
-        res,
-        locale: localeOfRequest(req),
-        ssr: req.headers['x-ssr'] === '1' || req.headers['x-ssr'] === 'true',
-        sessionId: parseCookieHeader(req.headers.cookie).sessionId,
-        publicOrigin,
-      }),
+      createContext: ({ req, res }): TrpcContext => {
+        const sessionId = parseCookieHeader(req.headers.cookie).sessionId;
+        let session: Promise<SessionRecord | undefined> | undefined;
+        return {
+          req,
+          res,
+          locale: localeOfRequest(req),
+          ssr: req.headers['x-ssr'] === '1' || req.headers['x-ssr'] === 'true',
+          sessionId,
+          session: () => (session ??= signin.liveSession(sessionId)),
+          publicOrigin,
+        };
+      },
       responseMeta: ({ ctx, errors }) => {
         const headers = new Headers({ 'cache-control': 'no-store' });
         if (errors.length === 0) return { headers };

@@ -1,6 +1,7 @@
 import { TRPCError, initTRPC } from '@trpc/server';
 import type { Request, Response } from 'express';
 import type { Locale } from '../locale/locale';
+import type { SessionRecord } from '../session/sessions';
 import { hexJsonTransformer } from './hex-json-transformer';
 
 /** Request-scoped facts every procedure may use (§7: locale header, x-ssr, the session cookie). */
@@ -11,6 +12,8 @@ export interface TrpcContext {
   /** Server-side renders mark their calls with x-ssr (§7); an UNAUTHORIZED then becomes a 302 (§8). */
   readonly ssr: boolean;
   readonly sessionId: string | undefined;
+  /** The live session of this request (refreshed if needed), looked up once however many calls a batch holds. */
+  readonly session: () => Promise<SessionRecord | undefined>;
   /** This service's origin, for the same-origin check of mutations. */
   readonly publicOrigin: string;
 }

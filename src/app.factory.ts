@@ -51,13 +51,6 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
-  // The account API reads its own raw bodies (its inputs are hex strings, §7), so the parsers skip it.
-  app.useBodyParser('json', { limit: BODY_LIMIT, type: parsedUnlessApi('application/json') });
-  app.useBodyParser('urlencoded', {
-    limit: BODY_LIMIT,
-    extended: false,
-    type: parsedUnlessApi('application/x-www-form-urlencoded'),
-  });
   app.use(
     helmet({
       // The CSP with per-request nonces for pages is set by the renderer; helmet's strict default covers the rest.
@@ -65,11 +58,19 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
       referrerPolicy: { policy: 'no-referrer' },
     }),
   );
+  // The embedded IdP answers everything under /oauth2/default and reads its own bodies: it is mounted
+  // before any body parser, which would otherwise touch req.body (STACK.md).
+  if (config.idp.mode === 'embedded') app.get(EmbeddedIdp).mount(app);
+  // The account API reads its own raw bodies (its inputs are hex strings, §7), so the parsers skip it.
+  app.useBodyParser('json', { limit: BODY_LIMIT, type: parsedUnlessApi('application/json') });
+  app.useBodyParser('urlencoded', {
+    limit: BODY_LIMIT,
+    extended: false,
+    type: parsedUnlessApi('application/x-www-form-urlencoded'),
+  });
   app.useStaticAssets(STATIC_ASSETS.dir, {
     prefix: STATIC_ASSETS.prefix,
     maxAge: STATIC_ASSETS.maxAge,
     index: false,
   });
-  // The embedded IdP answers everything under /oauth2/default and parses its own bodies.
-  if (config.idp.mode === 'embedded') app.get(EmbeddedIdp).mount(app);
 }

@@ -15,7 +15,7 @@ import { decideAfterLogin } from './after-login';
 import { brandRedirectUrl } from './brand-handoff';
 import { HandoffCodes } from './handoff-codes';
 import { LoginStates } from './login-state';
-import { IdpError, OidcClient, TokenResult } from './oidc-client';
+import { OidcClient, TokenResult } from './oidc-client';
 import type { SigninQuery } from './signin-query';
 
 /** The cookie that binds a pending sign-in to the browser that started it (RFC 9700 §4.7.1). */
@@ -235,5 +235,3 @@ function subjectOf(record: { sub: string; collectorsId?: number }): {
     ...(record.collectorsId !== undefined ? { collectorsId: record.collectorsId } : {}),
   };
 }
-
-export { IdpError };

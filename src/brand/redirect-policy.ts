@@ -79,10 +79,6 @@ export function checkRedirectUrl(raw: unknown, policy: RedirectPolicy): Redirect
   return { ok: false, reason: 'scheme-not-allowed' };
 }
 
-export function isAllowedRedirect(raw: unknown, policy: RedirectPolicy): boolean {
-  return checkRedirectUrl(raw, policy).ok;
-}
-
 function originOf(url: string): string | undefined {
   try {
     const origin = new URL(url).origin;

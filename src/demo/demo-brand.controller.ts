@@ -1,13 +1,10 @@
 import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
+import { escapeHtml } from '../render/escape-html';
 import type { Response } from 'express';
 import { isBrand } from '../brand/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { TokenVerifier } from '../token/token-verifier';
-
-function esc(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * A stand-in brand site for local and dev (issue 4, item 11): brand redirects land here by default,
@@ -51,12 +48,12 @@ export class DemoBrandController {
       : check?.ok
         ? 'Signed in: the token verified against the IdP keys.'
         : `The token did not verify (${check?.reason ?? 'unknown'}).`;
-    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Demo brand: ${esc(brand)}</title><link rel="stylesheet" href="/static/css/signin.css"></head>
-<body><main id="main" class="signin-card"><h1>Demo brand site: ${esc(this.config.brands[brand].companyName)} (${esc(brand)})</h1>
-<p role="status" data-testid="status">${esc(status)}</p><p>Received by: ${esc(how)}. Session id (si): ${query.si ? 'received' : 'none'}. Refresh token (rt): ${query.rt ? 'received' : 'none'}.</p>
-<table><tbody>${rows.map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td data-claim="${esc(k)}">${esc(v ?? '')}</td></tr>`).join('')}</tbody></table>
-${typeof query.r === 'string' ? `<p>The brand would now continue to: <code>${esc(query.r)}</code></p>` : ''}
-<p><a class="button secondary" href="/logout/collectorsid?b=${esc(brand)}">Sign out</a></p></main></body></html>`;
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Demo brand: ${escapeHtml(brand)}</title><link rel="stylesheet" href="/static/css/signin.css"></head>
+<body><main id="main" class="signin-card"><h1>Demo brand site: ${escapeHtml(this.config.brands[brand].companyName)} (${escapeHtml(brand)})</h1>
+<p role="status" data-testid="status">${escapeHtml(status)}</p><p>Received by: ${escapeHtml(how)}. Session id (si): ${query.si ? 'received' : 'none'}. Refresh token (rt): ${query.rt ? 'received' : 'none'}.</p>
+<table><tbody>${rows.map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td data-claim="${escapeHtml(k)}">${escapeHtml(v ?? '')}</td></tr>`).join('')}</tbody></table>
+${typeof query.r === 'string' ? `<p>The brand would now continue to: <code>${escapeHtml(query.r)}</code></p>` : ''}
+<p><a class="button secondary" href="/logout/collectorsid?b=${escapeHtml(brand)}">Sign out</a></p></main></body></html>`;
     res
       .status(200)
       .set({

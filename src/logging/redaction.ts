@@ -56,11 +56,3 @@ export function redactUrl(url: string): string {
     .join('&');
   return `${url.slice(0, q)}?${redacted}${hashAt === -1 ? '' : url.slice(hashAt)}`;
 }
-
-/**
- * Location headers can carry si/t/rt for brand redirects: log only their origin and path.
- */
-export function redactLocation(location: unknown): string | undefined {
-  if (typeof location !== 'string') return undefined;
-  return redactUrl(location);
-}

@@ -8,6 +8,7 @@ import { Browser } from '../support/browser';
 import {
   SCOPE,
   discover,
+  signInAndExchange,
   signInWithPassword,
   startAuthorization,
   untilRedirect,
@@ -50,19 +51,13 @@ describe('embedded IdP: the OpenID Connect cycle with openid-client', () => {
 
   it('code + PKCE, refresh with rotation, revoke, introspect and RP-initiated logout', async () => {
     const browser = new Browser();
-    const start = await startAuthorization(oidc, redirectUri);
-    const callback = await signInWithPassword(
-      browser,
-      start,
+    const tokens = await signInAndExchange(
+      oidc,
       redirectUri,
       'collector@example.com',
       DEMO_PASSWORD,
+      browser,
     );
-    const tokens = await client.authorizationCodeGrant(oidc, callback, {
-      pkceCodeVerifier: start.verifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
 
     // Okta-shaped RS256 JWT access token for api://default (§3 access-token claims).
     const jwks = createRemoteJWKSet(new URL(oidc.serverMetadata().jwks_uri ?? ''));
@@ -138,19 +133,12 @@ describe('embedded IdP: the OpenID Connect cycle with openid-client', () => {
   }, 60_000);
 
   it('reusing a rotated-out refresh token fails and revokes its successor (RFC 9700 §4.14 reuse detection)', async () => {
-    const start = await startAuthorization(oidc, redirectUri);
-    const callback = await signInWithPassword(
-      new Browser(),
-      start,
+    const tokens = await signInAndExchange(
+      oidc,
       redirectUri,
       'collector@example.com',
       DEMO_PASSWORD,
     );
-    const tokens = await client.authorizationCodeGrant(oidc, callback, {
-      pkceCodeVerifier: start.verifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
     const rotated = await client.refreshTokenGrant(oidc, tokens.refresh_token ?? '');
     await expect(client.refreshTokenGrant(oidc, tokens.refresh_token ?? '')).rejects.toMatchObject({
       error: 'invalid_grant',
@@ -253,19 +241,7 @@ describe('embedded IdP: the OpenID Connect cycle with openid-client', () => {
 
   it('key rotation: the new signer was published before it signs, and old tokens keep verifying', async () => {
     const issue = async () => {
-      const start = await startAuthorization(oidc, redirectUri);
-      const callback = await signInWithPassword(
-        new Browser(),
-        start,
-        redirectUri,
-        'collector@example.com',
-        DEMO_PASSWORD,
-      );
-      return client.authorizationCodeGrant(oidc, callback, {
-        pkceCodeVerifier: start.verifier,
-        expectedState: start.state,
-        expectedNonce: start.nonce,
-      });
+      return signInAndExchange(oidc, redirectUri, 'collector@example.com', DEMO_PASSWORD);
     };
     const before = await issue();
     const publishedBefore = (
@@ -299,19 +275,12 @@ describe('embedded IdP: the OpenID Connect cycle with openid-client', () => {
   }, 90_000);
 
   it("a client can neither introspect nor revoke another client's tokens", async () => {
-    const start = await startAuthorization(oidc, redirectUri);
-    const callback = await signInWithPassword(
-      new Browser(),
-      start,
+    const tokens = await signInAndExchange(
+      oidc,
       redirectUri,
       'collector@example.com',
       DEMO_PASSWORD,
     );
-    const tokens = await client.authorizationCodeGrant(oidc, callback, {
-      pkceCodeVerifier: start.verifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
     const brand = t.config.brandClients.psa;
     if (!brand) throw new Error('psa has a brand client in local');
     const other = await discover(t.config.idp.issuer, brand.clientId, brand.clientSecret);
@@ -322,19 +291,13 @@ describe('embedded IdP: the OpenID Connect cycle with openid-client', () => {
 
   it('keeps accounts, sessions, grants and refresh tokens across a restart', async () => {
     const browser = new Browser();
-    const start = await startAuthorization(oidc, redirectUri);
-    const callback = await signInWithPassword(
-      browser,
-      start,
+    const tokens = await signInAndExchange(
+      oidc,
       redirectUri,
       'japan@example.com',
       DEMO_PASSWORD,
+      browser,
     );
-    const tokens = await client.authorizationCodeGrant(oidc, callback, {
-      pkceCodeVerifier: start.verifier,
-      expectedState: start.state,
-      expectedNonce: start.nonce,
-    });
     const keysBefore = await (await fetch(oidc.serverMetadata().jwks_uri ?? '')).json();
     const port = new URL(t.url).port;
     const dataDir = t.config.dataDir;

@@ -98,3 +98,20 @@ export async function submitRaw(
     action,
   });
 }
+
+/** Signs in through the IdP's steps and exchanges the code with PKCE, state and nonce checks. */
+export async function signInAndExchange(
+  config: client.Configuration,
+  redirectUri: string,
+  email: string,
+  password: string,
+  browser = new Browser(),
+): Promise<client.TokenEndpointResponse & client.TokenEndpointResponseHelpers> {
+  const start = await startAuthorization(config, redirectUri);
+  const callback = await signInWithPassword(browser, start, redirectUri, email, password);
+  return client.authorizationCodeGrant(config, callback, {
+    pkceCodeVerifier: start.verifier,
+    expectedState: start.state,
+    expectedNonce: start.nonce,
+  });
+}

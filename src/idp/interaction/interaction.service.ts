@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { escapeHtml } from '../../render/escape-html';
 import type { Request, Response } from 'express';
 import type { InteractionResults } from 'oidc-provider';
 import { AccountStore } from '../accounts/account-store';
@@ -261,8 +262,4 @@ function renderExpired(ctx: PageContext): string {
   )}</title><link rel="stylesheet" href="/static/css/signin.css"></head><body><main id="main" class="signin-card"><h1>${escapeHtml(
     t('common.errorPage.header'),
   )}</h1><p role="alert">${escapeHtml(t('common.signin.errors.interactionExpired'))}</p></main></body></html>`;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

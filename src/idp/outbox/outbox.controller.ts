@@ -1,4 +1,5 @@
 import { Controller, ForbiddenException, Get, Header, Query, Req } from '@nestjs/common';
+import { escapeHtml } from '../../render/escape-html';
 import type { Request } from 'express';
 import { OutboxSender, StoredMessage } from './outbox';
 
@@ -32,9 +33,9 @@ export class OutboxController {
     const rows = messages
       .map(
         (m) =>
-          `<tr><td>${new Date(m.createdAt).toISOString()}</td><td>${esc(m.channel)}</td><td>${esc(m.to)}</td><td>${esc(m.purpose)}</td><td>${esc(
+          `<tr><td>${new Date(m.createdAt).toISOString()}</td><td>${escapeHtml(m.channel)}</td><td>${escapeHtml(m.to)}</td><td>${escapeHtml(m.purpose)}</td><td>${escapeHtml(
             m.subject ?? '',
-          )}</td><td>${esc(m.text)}</td></tr>`,
+          )}</td><td>${escapeHtml(m.text)}</td></tr>`,
       )
       .join('');
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outbox</title><link rel="stylesheet" href="/static/css/signin.css"></head>
@@ -47,8 +48,4 @@ export class OutboxController {
     if (!LOOPBACK.has(req.socket.remoteAddress ?? ''))
       throw new ForbiddenException('the outbox is only readable from this machine');
   }
-}
-
-function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -152,12 +152,7 @@ export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
       return {
         // Okta's access-token shape (§3): client id as `cid`, scopes as the list `scp`.
         cid: token.clientId,
-        scp: [
-          ...new Set([
-            ...oidcScopes.filter((s) => s !== 'offline_access' || token.grantId),
-            ...resourceScopes,
-          ]),
-        ],
+        scp: [...new Set([...oidcScopes, ...resourceScopes])],
         ...(account ? { CollectorsId: account.collectorsId, NavisionId: account.navisionId } : {}),
       };
     },

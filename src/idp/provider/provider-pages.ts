@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { escapeHtml } from '../../render/escape-html';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { EmbeddedIdpPages } from './embedded-idp';
 
-function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
 function page(title: string, body: string, extraHead = ''): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${esc(
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(
     title,
   )}</title><link rel="stylesheet" href="/static/css/signin.css">${extraHead}</head><body><main id="main" class="signin-card">${body}</main></body></html>`;
 }
@@ -23,7 +20,7 @@ export const PROVIDER_PAGES: EmbeddedIdpPages = {
     const code = typeof out.error === 'string' ? out.error : 'server_error';
     ctx.body = page(
       'Sign-in error',
-      `<h1>Sign-in could not continue</h1><p role="alert">Error: <code>${esc(code)}</code></p><p>Go back to the site you came from and try again.</p>`,
+      `<h1>Sign-in could not continue</h1><p role="alert">Error: <code>${escapeHtml(code)}</code></p><p>Go back to the site you came from and try again.</p>`,
     );
   },
   // RP-initiated logout (issue 3): Okta signs out straight away, so the confirmation form is submitted

@@ -38,4 +38,4 @@ EXPOSE 3333
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3333)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node directly (not npm) so SIGTERM reaches the process and it shuts down gracefully.
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=32", "dist/src/main.js"]

@@ -21,16 +21,6 @@ export const SENSITIVE_QUERY_KEYS: ReadonlySet<string> = new Set([
 
 export const REDACTED = '[Redacted]';
 
-/** pino `redact` paths for request and response headers. */
-export const REDACTED_LOG_PATHS: readonly string[] = [
-  'req.headers.cookie',
-  'req.headers.authorization',
-  'req.headers["proxy-authorization"]',
-  'req.headers["x-handoff-secret"]',
-  'res.headers["set-cookie"]',
-  'res.headers.location',
-];
-
 /**
  * Replaces the values of sensitive query parameters in a request path or URL, keeping the rest
  * readable for debugging. Keys are compared case-insensitively.

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tempDataDir } from '../../test/support/test-config';
@@ -28,9 +29,44 @@ describe(SqliteSessionStore.name, () => {
     await second.close();
   });
 
+  it('keeps rate-limit counts across a restart, within their window', async () => {
+    const file = path.join(tempDataDir(), 'sessions.sqlite');
+    let now = Date.now();
+    const first = new SqliteSessionStore(file, () => now);
+    for (let i = 0; i < 3; i++) await first.increment('ratelimit:a', 60);
+    await first.close();
+    const second = new SqliteSessionStore(file, () => now);
+    expect(await second.increment('ratelimit:a', 60)).toBe(4);
+    now += 61_000;
+    expect(await second.increment('ratelimit:a', 60)).toBe(1);
+    await second.close();
+  });
+
+  it('serves reads that agree with every write, and writes them through to the file', async () => {
+    const file = path.join(tempDataDir(), 'sessions.sqlite');
+    const store = new SqliteSessionStore(file);
+    await store.set('session:b', 'one', 3600);
+    expect(await store.get('session:b')).toBe('one');
+    await store.set('session:b', 'two', 3600);
+    expect(await store.take('session:b')).toBe('two');
+    expect(await store.get('session:b')).toBeUndefined();
+    await store.set('session:c', 'kept', 3600);
+    expect(await store.get('session:c')).toBe('kept');
+    // Another reader of the file sees the write without any close or flush.
+    const reader = new Database(file, { readonly: true });
+    const row = reader.prepare('SELECT value FROM kv WHERE key = ?').get('session:c') as
+      | { value: string }
+      | undefined;
+    reader.close();
+    expect(row?.value).toBe('kept');
+    await store.close();
+  });
+
   it('reports a failure as a rejected promise, not a throw', async () => {
     const store = new SqliteSessionStore(path.join(tempDataDir(), 'sessions.sqlite'));
+    await store.set('session:d', 'v', 60);
     await store.close();
+    await expect(store.get('session:d')).rejects.toThrow();
     await expect(store.get('k')).rejects.toThrow();
     await expect(store.ping()).rejects.toThrow();
   });

@@ -5,17 +5,44 @@ import { SessionStore, assertValidKey, assertValidTtl } from './session-store';
 
 /** How often expired rows are swept; reads ignore expired rows regardless. */
 const PURGE_INTERVAL_MS = 60_000;
+/** How often counted rate-limit hits are written to the file (see increment). */
+const COUNTER_FLUSH_INTERVAL_MS = 1_000;
+/** Records kept in memory for reads; the least recently used are dropped beyond this. */
+const READ_CACHE_ENTRIES = 20_000;
+
+interface Cached {
+  readonly value: string;
+  readonly expiresAt: number;
+}
+
+interface Counter {
+  count: number;
+  readonly expiresAt: number;
+  dirty: boolean;
+}
 
 /**
  * SQLite adapter: one file under DATA_DIR in WAL mode, so a restart keeps every session and readers
  * never block the writer. better-sqlite3 is synchronous; each call is one short statement, and the
  * multi-step ones run in a transaction so they are atomic.
+ *
+ * One process owns the file (several instances share state through Redis instead, DESIGN.md
+ * "Storage"), which allows two shortcuts on the hot path of every signed-in request:
+ * - reads are served from a bounded in-memory copy that every write goes through, so a session
+ *   lookup does not touch the file; writes still reach the file before they resolve, so a crash
+ *   loses nothing that was acknowledged;
+ * - rate-limit counters are counted in memory and written to the file once a second, so a restart
+ *   keeps them (at most one second of hits is forgotten by a crash) without one file write per
+ *   request.
  */
 export class SqliteSessionStore implements SessionStore {
   readonly kind = 'sqlite' as const;
   private readonly db: Database.Database;
   private readonly purgeTimer: NodeJS.Timeout;
+  private readonly flushTimer: NodeJS.Timeout;
   private readonly statements;
+  private readonly cache = new Map<string, Cached>();
+  private readonly counters = new Map<string, Counter>();
 
   constructor(
     file: string,
@@ -45,21 +72,18 @@ export class SqliteSessionStore implements SessionStore {
         `INSERT INTO kv (key, value, expires_at) VALUES (?, ?, ?)
          ON CONFLICT(key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at WHERE kv.expires_at <= ?`,
       ),
-      delete: this.db.prepare<[string]>('DELETE FROM kv WHERE key = ?'),
-      // One statement: start a window, or count within the live one (rate limits hit this per request).
-      increment: this.db.prepare<[string, number, number, number], { value: string }>(
-        `INSERT INTO kv (key, value, expires_at) VALUES (?, '1', ?)
-         ON CONFLICT(key) DO UPDATE SET
-           value = CASE WHEN kv.expires_at <= ? THEN '1' ELSE CAST(CAST(kv.value AS INTEGER) + 1 AS TEXT) END,
-           expires_at = CASE WHEN kv.expires_at <= ? THEN excluded.expires_at ELSE kv.expires_at END
-         RETURNING value`,
+      getWithExpiry: this.db.prepare<[string, number], { value: string; expires_at: number }>(
+        'SELECT value, expires_at FROM kv WHERE key = ? AND expires_at > ?',
       ),
+      delete: this.db.prepare<[string]>('DELETE FROM kv WHERE key = ?'),
       purge: this.db.prepare<[number]>('DELETE FROM kv WHERE expires_at <= ?'),
       ping: this.db.prepare('SELECT 1'),
     };
     this.statements = s;
-    this.purgeTimer = setInterval(() => s.purge.run(this.now()), PURGE_INTERVAL_MS);
+    this.purgeTimer = setInterval(() => this.purge(), PURGE_INTERVAL_MS);
     this.purgeTimer.unref();
+    this.flushTimer = setInterval(() => this.flushCounters(), COUNTER_FLUSH_INTERVAL_MS);
+    this.flushTimer.unref();
   }
 
   private expiry(ttlSeconds: number): number {
@@ -70,24 +94,40 @@ export class SqliteSessionStore implements SessionStore {
   get(key: string): Promise<string | undefined> {
     return this.run(() => {
       assertValidKey(key);
-      return this.statements.get.get(key, this.now())?.value;
+      const now = this.now();
+      const cached = this.cache.get(key);
+      if (cached) {
+        if (cached.expiresAt > now) {
+          // Most recently used last: Map keeps insertion order, so the oldest is evicted first.
+          this.cache.delete(key);
+          this.cache.set(key, cached);
+          return cached.value;
+        }
+        this.cache.delete(key);
+      }
+      const row = this.statements.getWithExpiry.get(key, now);
+      if (row) this.remember(key, row.value, row.expires_at);
+      return row?.value;
     });
   }
 
   set(key: string, value: string, ttlSeconds: number): Promise<void> {
     return this.run(() => {
       assertValidKey(key);
-      this.statements.upsert.run(key, value, this.expiry(ttlSeconds));
+      const expiresAt = this.expiry(ttlSeconds);
+      this.statements.upsert.run(key, value, expiresAt);
+      this.remember(key, value, expiresAt);
     });
   }
 
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
     return this.run(() => {
       assertValidKey(key);
-      return (
-        this.statements.insertIfAbsent.run(key, value, this.expiry(ttlSeconds), this.now())
-          .changes === 1
-      );
+      const expiresAt = this.expiry(ttlSeconds);
+      const stored =
+        this.statements.insertIfAbsent.run(key, value, expiresAt, this.now()).changes === 1;
+      if (stored) this.remember(key, value, expiresAt);
+      return stored;
     });
   }
 
@@ -97,6 +137,7 @@ export class SqliteSessionStore implements SessionStore {
         assertValidKey(key);
         const row = this.statements.get.get(key, this.now());
         if (row) this.statements.delete.run(key);
+        this.cache.delete(key);
         return row?.value;
       }),
     );
@@ -106,6 +147,8 @@ export class SqliteSessionStore implements SessionStore {
     return this.run(() => {
       assertValidKey(key);
       this.statements.delete.run(key);
+      this.cache.delete(key);
+      this.counters.delete(key);
     });
   }
 
@@ -113,8 +156,18 @@ export class SqliteSessionStore implements SessionStore {
     return this.run(() => {
       assertValidKey(key);
       const now = this.now();
-      const row = this.statements.increment.get(key, this.expiry(windowSeconds), now, now);
-      return Number(row?.value ?? 0);
+      let counter = this.counters.get(key);
+      if (!counter || counter.expiresAt <= now) {
+        // A window counted before a restart is carried on from the file.
+        const row = counter ? undefined : this.statements.getWithExpiry.get(key, now);
+        counter = row
+          ? { count: Number(row.value), expiresAt: row.expires_at, dirty: false }
+          : { count: 0, expiresAt: this.expiry(windowSeconds), dirty: false };
+        this.counters.set(key, counter);
+      }
+      counter.count += 1;
+      counter.dirty = true;
+      return counter.count;
     });
   }
 
@@ -126,12 +179,60 @@ export class SqliteSessionStore implements SessionStore {
 
   close(): Promise<void> {
     clearInterval(this.purgeTimer);
-    if (this.db.open) this.db.close();
+    clearInterval(this.flushTimer);
+    if (this.db.open) {
+      this.flushCounters();
+      this.db.close();
+    }
+    this.cache.clear();
+    this.counters.clear();
     return Promise.resolve();
+  }
+
+  private remember(key: string, value: string, expiresAt: number): void {
+    this.cache.delete(key);
+    this.cache.set(key, { value, expiresAt });
+    if (this.cache.size > READ_CACHE_ENTRIES) {
+      const oldest = this.cache.keys().next().value;
+      if (oldest !== undefined) this.cache.delete(oldest);
+    }
+  }
+
+  /** Writes the counters changed since the last flush in one transaction; drops ended windows. */
+  private flushCounters(): void {
+    const now = this.now();
+    const dirty: [string, Counter][] = [];
+    for (const [key, counter] of this.counters) {
+      if (counter.expiresAt <= now) this.counters.delete(key);
+      else if (counter.dirty) dirty.push([key, counter]);
+    }
+    if (dirty.length === 0) return;
+    try {
+      this.db.transaction(() => {
+        for (const [key, counter] of dirty) {
+          this.statements.upsert.run(key, String(counter.count), counter.expiresAt);
+        }
+      })();
+      for (const [, counter] of dirty) counter.dirty = false;
+    } catch {
+      // The file refused the write (read-only, disk full): the counts stay in memory, still in
+      // force, and the next flush tries again.
+    }
+  }
+
+  private purge(): void {
+    const now = this.now();
+    for (const [key, cached] of this.cache) if (cached.expiresAt <= now) this.cache.delete(key);
+    try {
+      this.statements.purge.run(now);
+    } catch {
+      // Expired rows are invisible to reads anyway; the next sweep tries again.
+    }
   }
 
   /** Turns synchronous driver errors (disk full, read-only file) into rejected promises. */
   private run<T>(work: () => T): Promise<T> {
+    if (!this.db.open) return Promise.reject(new Error('the session store is closed'));
     try {
       return Promise.resolve(work());
     } catch (error) {

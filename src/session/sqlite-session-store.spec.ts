@@ -55,8 +55,7 @@ describe(SqliteSessionStore.name, () => {
     // Another reader of the file sees the write without any close or flush.
     const reader = new Database(file, { readonly: true });
     const row = reader.prepare('SELECT value FROM kv WHERE key = ?').get('session:c') as
-      | { value: string }
-      | undefined;
+      { value: string } | undefined;
     reader.close();
     expect(row?.value).toBe('kept');
     await store.close();

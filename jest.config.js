@@ -32,8 +32,8 @@ module.exports = {
       displayName: 'unit',
       testMatch: [
         '<rootDir>/src/**/*.spec.ts',
-        '<rootDir>/views/**/*.spec.tsx',
-        '<rootDir>/client/**/*.spec.ts',
+        '<rootDir>/views/**/*.spec.{ts,tsx}',
+        '<rootDir>/client/**/*.spec.{ts,tsx}',
       ],
     },
     {

@@ -7,7 +7,8 @@ import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { isDeveloperEnv } from './config/environment';
-import { PROJECT_ROOT } from './config/project-paths';
+import { CLIENT_DIST_DIR, LOCALES_DIR, PROJECT_ROOT } from './config/project-paths';
+import { CLIENT_ASSETS_PREFIX } from './render/client-assets';
 import { EmbeddedIdp } from './idp/provider/embedded-idp';
 import { TRPC_PATH } from './trpc/trpc.middleware';
 
@@ -17,6 +18,10 @@ const STATIC_ASSETS = {
   prefix: '/static/',
   maxAge: '1d',
 };
+/** The browser bundle: every name carries its content hash, so it may be cached for a year. */
+const BUNDLE_ASSETS = { dir: CLIENT_DIST_DIR, prefix: CLIENT_ASSETS_PREFIX, maxAge: '365d' };
+/** §9: translation namespaces the client loads lazily; not hashed, so revalidated hourly. */
+const LOCALE_ASSETS = { dir: LOCALES_DIR, prefix: '/static/locales/', maxAge: '1h' };
 
 /**
  * Builds the configured application; main.ts listens on it and integration tests drive it over HTTP,
@@ -67,6 +72,17 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
     limit: BODY_LIMIT,
     extended: false,
     type: parsedUnlessApi('application/x-www-form-urlencoded'),
+  });
+  app.useStaticAssets(BUNDLE_ASSETS.dir, {
+    prefix: BUNDLE_ASSETS.prefix,
+    maxAge: BUNDLE_ASSETS.maxAge,
+    immutable: true,
+    index: false,
+  });
+  app.useStaticAssets(LOCALE_ASSETS.dir, {
+    prefix: LOCALE_ASSETS.prefix,
+    maxAge: LOCALE_ASSETS.maxAge,
+    index: false,
   });
   app.useStaticAssets(STATIC_ASSETS.dir, {
     prefix: STATIC_ASSETS.prefix,

@@ -10,6 +10,7 @@ import { IdpModule } from './idp/idp.module';
 import { LocaleModule } from './locale/locale.module';
 import { LoggingModule, LoggingOptions } from './logging/logging.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
+import { RenderModule } from './render/render.module';
 import { SessionModule } from './session/session.module';
 
 export type AppModuleOptions = LoggingOptions;
@@ -24,6 +25,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         LoggingModule.forRoot(options),
         LocaleModule,
+        RenderModule,
         SessionModule,
         BrandModule,
         RateLimitModule,

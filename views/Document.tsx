@@ -1,17 +1,43 @@
 import type { ReactNode } from 'react';
 
+/** What a hydrated page adds to the document: its data, the bundle and the CSP nonce. */
+export interface DocumentHydration {
+  /** The per-request nonce the Content-Security-Policy allows scripts with. */
+  readonly nonce: string;
+  /** The JSON the client hydrates from, already escaped for a <script> element. */
+  readonly dataJson: string;
+  readonly script: string;
+  readonly preload: readonly string[];
+}
+
 export interface DocumentProps {
   readonly lang: string;
   readonly title: string;
   readonly faviconHref: string;
   readonly stylesheets: readonly string[];
+  /** Classes on <html>, e.g. the theme (theme-light / theme-dark). */
+  readonly htmlClass?: string;
+  readonly hydration?: DocumentHydration;
   readonly children: ReactNode;
 }
 
+/** The id of the element holding a hydrated page's data (client/main.tsx reads it). */
+export const PAGE_DATA_ID = 'page-data';
+/** The element a hydrated page renders into. */
+export const ROOT_ID = 'root';
+
 /** The HTML document around every server-rendered page. */
-export function Document({ lang, title, faviconHref, stylesheets, children }: DocumentProps) {
+export function Document({
+  lang,
+  title,
+  faviconHref,
+  stylesheets,
+  htmlClass,
+  hydration,
+  children,
+}: DocumentProps) {
   return (
-    <html lang={lang}>
+    <html lang={lang} className={htmlClass}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -21,8 +47,37 @@ export function Document({ lang, title, faviconHref, stylesheets, children }: Do
         {stylesheets.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}
+        {hydration?.preload.map((href) => (
+          <link key={href} rel="modulepreload" href={href} nonce={hydration.nonce} />
+        ))}
       </head>
-      <body>{children}</body>
+      <body>
+        {hydration ? (
+          <>
+            <div id={ROOT_ID}>{children}</div>
+            <script
+              id={PAGE_DATA_ID}
+              type="application/json"
+              nonce={hydration.nonce}
+              dangerouslySetInnerHTML={{ __html: hydration.dataJson }}
+            />
+            <script type="module" src={hydration.script} nonce={hydration.nonce} />
+          </>
+        ) : (
+          children
+        )}
+      </body>
     </html>
+  );
+}
+
+/**
+ * JSON for an inline <script> element: `<`, `>`, `&` and the two JavaScript line separators are
+ * escaped, so no value can close the element or start a comment (OWASP XSS prevention, rule 3.1).
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }

@@ -10,7 +10,6 @@ import { isDeveloperEnv } from '../config/environment';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { DemoBrandController } from '../demo/demo-brand.controller';
 import { AuthEvents } from '../logging/auth-events';
-import { PageRenderer } from '../render/page-renderer';
 import { CollectionController } from '../shell/collection.controller';
 import { Sessions } from '../session/sessions';
 import { LegacyCookieMiddleware } from '../token/legacy-cookie.middleware';
@@ -45,7 +44,6 @@ export class AuthModule implements NestModule {
       HandoffExchange,
       AccountProfiles,
       AuthEvents,
-      PageRenderer,
       SigninService,
       SignoutService,
       BrandTokenService,

@@ -41,6 +41,8 @@ export interface AppConfig {
     readonly trustProxy: number;
   };
   readonly services: ServiceBases;
+  /** §3 enabled features (ENABLED_FEATURES, comma-separated), handed to the shell pages. */
+  readonly features: readonly string[];
   readonly dataDir: string;
   readonly sessionStore: SessionStoreConfig;
   /** Key for HMAC of session ids at rest, so that a copy of the store yields no usable `si`. */

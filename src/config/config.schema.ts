@@ -281,6 +281,28 @@ export function parseConfig(raw: RawEnv): AppConfig {
   }
 
   const log = { level: read('LOG_LEVEL', z.enum(LOG_LEVELS), 'info') };
+  // §3 "Enabled-features data: a list of strings", e.g. gettingStarted for the header's first dropdown.
+  const features = read(
+    'ENABLED_FEATURES',
+    z
+      .string()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((f) => f.trim())
+          .filter((f) => f !== ''),
+      )
+      .pipe(
+        z
+          .array(
+            z
+              .string()
+              .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'feature names are letters, digits, - and _'),
+          )
+          .max(64),
+      ),
+    [] as string[],
+  );
   const rateLimit = {
     credentialPosts: read('RATE_LIMIT_CREDENTIAL_POSTS', rateLimitSchema, {
       limit: 30,
@@ -306,6 +328,7 @@ export function parseConfig(raw: RawEnv): AppConfig {
     env,
     http: { host, port, publicUrl, trustProxy },
     services,
+    features,
     dataDir,
     sessionStore,
     sessionSecret,

@@ -19,3 +19,5 @@ function findProjectRoot(start: string): string {
 
 export const PROJECT_ROOT = findProjectRoot(__dirname);
 export const LOCALES_DIR = path.join(PROJECT_ROOT, 'locales');
+/** The browser bundle built by scripts/build-client.js (content-hashed files and manifest.json). */
+export const CLIENT_DIST_DIR = path.join(PROJECT_ROOT, 'client/dist');

@@ -11,13 +11,11 @@ import { I18nService } from 'nestjs-i18n';
 import { PinoLogger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { redactUrl } from '../logging/redaction';
-import { createElement } from 'react';
-import { ErrorPage } from '../../views/ErrorPage';
 import type { Translate } from '../../views/translate';
-import { faviconPath, logoPath } from '../brand/brand';
+import { isBrand } from '../brand/brand';
 import type { Locale } from '../locale/locale';
 import { localeOfRequest } from '../locale/request-locale';
-import { renderPage } from '../render/render-page';
+import { ShellRenderer } from '../render/shell-renderer';
 import { AppError } from './app-error';
 
 export interface ErrorBody {
@@ -39,6 +37,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logger: PinoLogger,
     private readonly i18n: I18nService,
+    private readonly shell: ShellRenderer,
   ) {
     this.logger.setContext(AllExceptionsFilter.name);
   }
@@ -62,7 +61,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     res.status(body.statusCode).setHeader('Cache-Control', 'no-store');
     // A browser navigating (Accept: text/html first) gets the error page; API callers get JSON.
     if (req.accepts(['json', 'html']) === 'html') {
-      res.type('html').send(this.errorPage(body, req, t));
+      this.errorPage(body, req, res);
       return;
     }
     res.json(body);
@@ -74,26 +73,30 @@ export class AllExceptionsFilter implements ExceptionFilter {
     return Object.assign(t, { lang });
   }
 
-  private errorPage(body: ErrorBody, req: Request, t: Translate & { lang: Locale }): string {
-    const lang = t.lang;
-    return renderPage(
-      createElement(ErrorPage, {
-        t,
-        message: body.message,
-        correlationId: body.correlationId,
-        code: body.error,
-        supportUrl: `${this.config.services.grading}/support`,
-        // Only ever a path on this site: a request for //evil.com must not become a link there.
-        retryHref: req.method === 'GET' ? req.originalUrl.replace(/^[/\\]+/, '/') : '/',
-        logo: { src: logoPath('collectors', 'color'), alt: t('header.logoAlt.collectors') },
-      }),
-      {
-        lang,
-        title: t('common.errorPage.title'),
-        faviconHref: faviconPath('collectors'),
-        stylesheets: ['/static/css/signin.css'],
-      },
-    );
+  /** §2 Error page, as a hydrated shell page in the collector's language and the brand's look. */
+  private errorPage(body: ErrorBody, req: Request, res: Response): void {
+    const b = typeof req.query.b === 'string' ? req.query.b.toLowerCase() : '';
+    try {
+      this.shell.render(req, res, {
+        page: 'error',
+        titleKey: 'errorPage.title',
+        ...(isBrand(b) ? { brand: b } : {}),
+        status: body.statusCode,
+        props: {
+          correlationId: body.correlationId,
+          code: body.error,
+          message: body.message,
+          // Only ever a path on this site: a request for //evil.com must not become a link there.
+          retryHref: req.method === 'GET' ? req.originalUrl.replace(/^[/\\]+/, '/') : '/',
+        },
+      });
+    } catch (error) {
+      // The page itself cannot be drawn (e.g. the bundle is gone): the id still reaches the collector.
+      this.logger.error({ err: error, correlationId: body.correlationId }, 'error page failed');
+      res
+        .type('text/plain; charset=utf-8')
+        .send(`${body.message}\ncorrelation id: ${body.correlationId}\n`);
+    }
   }
 
   /**

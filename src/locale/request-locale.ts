@@ -4,7 +4,9 @@ import { parseBrandParam } from '../brand/brand-query';
 import { Locale, resolveLocale } from './locale';
 
 /** Header the browser client sends on API calls (§7 "Requests carry a locale header"). */
-export const LOCALE_HEADER = 'x-locale';
+import { LOCALE_HEADER } from '../trpc/wire';
+
+export { LOCALE_HEADER };
 
 /**
  * §5 for any request: `l`, then `lang`, then the brand in `b`, then the locale header of API calls,

@@ -4,15 +4,15 @@ import { SigninService } from '../auth/signin.service';
 import { brandFromReferrer } from '../brand/brand-from-referrer';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ResponseCookies } from '../cookies/response-cookies';
-import { localeOfRequest } from '../locale/request-locale';
-import { PageRenderer } from '../render/page-renderer';
+import { ShellRenderer } from '../render/shell-renderer';
 import { accountStatus } from './account-status';
 import { shellGuard, shellSigninUrl } from './shell-guard';
 
 /**
  * §2 /collection, the default landing after sign-in: the signed-in collector's account summary; a
- * collector who is not signed in goes to /signin with r, b, QTM_SID and QTM_UID. (The full signed-in
- * shell, with its headers, footers and client-side guard, is issue 6.)
+ * collector who is not signed in goes to /signin with r, b, QTM_SID and QTM_UID. The other rules of §2
+ * (migrating, second-factor set-up, survey) need the browser's promptMfaSignin flag: the hydrated
+ * page applies them (views/shell/ShellGuardGate.tsx).
  */
 @Controller()
 export class CollectionController {
@@ -20,7 +20,7 @@ export class CollectionController {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly signin: SigninService,
     private readonly cookies: ResponseCookies,
-    private readonly pages: PageRenderer,
+    private readonly shell: ShellRenderer,
   ) {}
 
   @Get('collection')
@@ -44,14 +44,11 @@ export class CollectionController {
       res.redirect(302, url);
       return;
     }
-    const locale = localeOfRequest(req);
-    const t = this.pages.translator(locale);
-    const html = this.pages.message(locale, 'collectors', {
-      title: t('common.collection.title'),
-      message: t('common.collection.summary', { collectorsId: String(state.collectorsId ?? '') }),
-      action: { href: '/logout/collectorsid?b=collectors', label: t('common.collection.signOut') },
-      alert: false,
+    this.shell.render(req, res, {
+      page: 'collection',
+      titleKey: 'collection.title',
+      account: state,
+      ...(brand ? { referrerBrand: brand } : {}),
     });
-    res.status(200).type('html').send(html);
   }
 }

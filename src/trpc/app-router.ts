@@ -63,7 +63,10 @@ export class AppRouterFactory {
     return router({
       account: router({
         /** §3 Auth user state, refreshing tokens as §4 requires. */
-        status: publicProcedure.query(async ({ ctx }) => accountStatus(await ctx.session())),
+        status: publicProcedure
+          // It takes no input: anything sent is refused rather than silently ignored.
+          .input(z.undefined({ error: 'account.status takes no input' }))
+          .query(async ({ ctx }) => accountStatus(await ctx.session())),
 
         updateAccountInfoPartial: mutationProcedure
           .input(z.strictObject({ acceptedTermsAndConditions: z.boolean() }))
@@ -76,7 +79,16 @@ export class AppRouterFactory {
 
         /** Ends a session; a caller may end only its own (the one its cookie names). */
         signout: mutationProcedure
-          .input(z.strictObject({ cidSessionIdentifier: z.string().min(1).max(200) }))
+          .input(
+            z.strictObject({
+              // Session ids are base64url (sessions.ts); nothing else can name a session.
+              cidSessionIdentifier: z
+                .string()
+                .min(1)
+                .max(200)
+                .regex(/^[A-Za-z0-9_-]+$/, 'must be a session id (letters, digits, - and _)'),
+            }),
+          )
           .mutation(async ({ ctx, input }) => {
             const own = await this.sessions.get(ctx.sessionId);
             if (!own) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'not signed in' });

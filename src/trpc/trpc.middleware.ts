@@ -8,12 +8,39 @@ import type { SessionRecord } from '../session/sessions';
 import { parseCookieHeader } from '../cookies/cookie-header';
 import { localeOfRequest } from '../locale/request-locale';
 import { AppRouterFactory } from './app-router';
+import { MAX_HEX_INPUT } from './hex-json-transformer';
 import type { TrpcContext } from './trpc';
+import { SSR_HEADER, TRPC_PATH } from './wire';
 
 /** §7: the application API's path. */
-export const TRPC_PATH = '/api/collectors-web/trpc';
+export { TRPC_PATH } from './wire';
 /** §8: where an UNAUTHORIZED sends the browser. */
 export const UNAUTHORIZED_LOCATION = '/unauthredirect?error=Unauthorized';
+
+/** Request bodies above this size answer 413 PAYLOAD_TOO_LARGE before they are read to the end. */
+export const MAX_BODY_BYTES = 4 * MAX_HEX_INPUT;
+
+/**
+ * The context of one request (§7: the session cookie, the locale header, x-ssr). Exported so tests can
+ * call the router through createCaller with the very context HTTP calls get.
+ */
+export function createTrpcContext(
+  req: Request,
+  res: Response,
+  deps: { readonly signin: Pick<SigninService, 'liveSession'>; readonly publicOrigin: string },
+): TrpcContext {
+  const sessionId = parseCookieHeader(req.headers.cookie).sessionId;
+  let session: Promise<SessionRecord | undefined> | undefined;
+  return {
+    req,
+    res,
+    locale: localeOfRequest(req),
+    ssr: req.headers[SSR_HEADER] === '1' || req.headers[SSR_HEADER] === 'true',
+    sessionId,
+    session: () => (session ??= deps.signin.liveSession(sessionId)),
+    publicOrigin: deps.publicOrigin,
+  };
+}
 
 /**
  * The router on @trpc/server's Express adapter (batching on; GET for queries with the input in the
@@ -34,19 +61,9 @@ export class TrpcMiddleware implements NestMiddleware {
     const publicOrigin = new URL(config.http.publicUrl).origin;
     this.handler = createExpressMiddleware({
       router: factory.build(),
-      createContext: ({ req, res }): TrpcContext => {
-        const sessionId = parseCookieHeader(req.headers.cookie).sessionId;
-        let session: Promise<SessionRecord | undefined> | undefined;
-        return {
-          req,
-          res,
-          locale: localeOfRequest(req),
-          ssr: req.headers['x-ssr'] === '1' || req.headers['x-ssr'] === 'true',
-          sessionId,
-          session: () => (session ??= signin.liveSession(sessionId)),
-          publicOrigin,
-        };
-      },
+      // A batch of a few inputs at their cap; without a limit the adapter would buffer any body.
+      maxBodySize: MAX_BODY_BYTES,
+      createContext: ({ req, res }) => createTrpcContext(req, res, { signin, publicOrigin }),
       responseMeta: ({ ctx, errors }) => {
         const headers = new Headers({ 'cache-control': 'no-store' });
         if (errors.length === 0) return { headers };

@@ -2,7 +2,8 @@ import { TRPCError, initTRPC } from '@trpc/server';
 import type { Request, Response } from 'express';
 import type { Locale } from '../locale/locale';
 import type { SessionRecord } from '../session/sessions';
-import { hexJsonTransformer } from './hex-json-transformer';
+import { serverHexJsonTransformer } from './hex-json-transformer';
+import { CSRF_HEADER } from './wire';
 
 /** Request-scoped facts every procedure may use (§7: locale header, x-ssr, the session cookie). */
 export interface TrpcContext {
@@ -18,17 +19,19 @@ export interface TrpcContext {
   readonly publicOrigin: string;
 }
 
-/** The custom header every mutation must carry (DESIGN.md "CSRF", draft-ietf-oauth-browser-based-apps §6.1.3.3). */
-export const CSRF_HEADER = 'x-collectors-csrf';
+/** DESIGN.md "CSRF", draft-ietf-oauth-browser-based-apps §6.1.3.3. */
+export { CSRF_HEADER } from './wire';
 
 const t = initTRPC.context<TrpcContext>().create({
-  transformer: hexJsonTransformer,
+  transformer: serverHexJsonTransformer,
   // Stacks never leave the server, whatever NODE_ENV says (STACK.md).
   isDev: false,
 });
 
 export const router = t.router;
 export const publicProcedure = t.procedure;
+/** Calls the router without HTTP, given a context (tests of the rules, STYLE.md). */
+export const createCallerFactory = t.createCallerFactory;
 
 /**
  * Mutations need the static custom header (a cross-site form cannot add one, and a cross-site fetch

@@ -1,0 +1,106 @@
+import {
+  TRPCClientError,
+  createTRPCClient,
+  httpBatchLink,
+  httpLink,
+  splitLink,
+  type TRPCLink,
+} from '@trpc/client';
+import { observable } from '@trpc/server/observable';
+import type { AppRouter } from '../../src/trpc/app-router';
+import { hexJsonTransformer } from '../../src/trpc/hex-json';
+import { CSRF_HEADER, LOCALE_HEADER, SSR_HEADER, TRPC_PATH } from '../../src/trpc/wire';
+import { networkFetch } from './network-fetch';
+
+/** §8: where an UNAUTHORIZED answer sends the browser. */
+export const UNAUTHORIZED_URL = '/unauthredirect?error=Unauthorized';
+/** §8: the one procedure whose UNAUTHORIZED does not send the browser anywhere. */
+const NO_UNAUTHORIZED_REDIRECT = new Set(['log.signinEvent']);
+
+export interface ApiClientOptions {
+  /** The service's origin; '' (the default) for same-origin calls from the page. */
+  readonly baseUrl?: string;
+  /** §7: every request carries the locale. */
+  readonly locale: () => string;
+  /** §7: calls made while rendering on a server carry x-ssr (an UNAUTHORIZED then answers 302). */
+  readonly ssr?: boolean;
+  /** Extra headers, e.g. the cookie of a server-side call. */
+  readonly headers?: () => Record<string, string>;
+  /** §8: called on an UNAUTHORIZED (the browser goes to UNAUTHORIZED_URL). */
+  readonly onUnauthorized?: () => void;
+  readonly fetch?: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+  readonly timeoutMs?: number;
+}
+
+/** A call's context: `skipBatch` sends it alone (§7), as cookie.setCookie always is. */
+export interface CallContext extends Record<string, unknown> {
+  readonly skipBatch?: boolean;
+}
+
+/** Watches every answer for UNAUTHORIZED (§8) without changing it. */
+function unauthorizedLink(onUnauthorized: () => void): TRPCLink<AppRouter> {
+  return () =>
+    ({ op, next }) =>
+      observable((observer) =>
+        next(op).subscribe({
+          next: (value) => observer.next(value),
+          error: (error) => {
+            if (error.data?.code === 'UNAUTHORIZED' && !NO_UNAUTHORIZED_REDIRECT.has(op.path)) {
+              onUnauthorized();
+            }
+            observer.error(error);
+          },
+          complete: () => observer.complete(),
+        }),
+      );
+}
+
+/**
+ * The account API client (issue 5), typed by the router itself: batched GETs for queries, POSTs for
+ * mutations, unbatched for calls marked skipBatch and always for cookie.setCookie, inputs as hex JSON,
+ * the locale (and x-ssr) headers, the CSRF header, §8's network messages and UNAUTHORIZED rule.
+ */
+export function createApiClient(options: ApiClientOptions) {
+  const url = `${options.baseUrl ?? ''}${TRPC_PATH}`;
+  const fetchImpl = networkFetch(
+    options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    options.timeoutMs,
+  );
+  const headers = () => ({
+    [LOCALE_HEADER]: options.locale(),
+    [CSRF_HEADER]: '1',
+    ...(options.ssr ? { [SSR_HEADER]: '1' } : {}),
+    ...options.headers?.(),
+  });
+  const common = { url, headers, fetch: fetchImpl, transformer: hexJsonTransformer };
+  return createTRPCClient<AppRouter>({
+    links: [
+      ...(options.onUnauthorized ? [unauthorizedLink(options.onUnauthorized)] : []),
+      splitLink({
+        condition: (op) => op.context.skipBatch === true || op.path === 'cookie.setCookie',
+        true: httpLink(common),
+        false: httpBatchLink(common),
+      }),
+    ],
+  });
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
+
+/** The message to show for a failed call: §8's network messages pass through as they are. */
+export function messageOf(error: unknown): string {
+  if (error instanceof TRPCClientError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * §7 "Paginated calls add a cursor to the input": the input of page n is the query's input plus the
+ * cursor the previous page returned (absent for the first page), as TanStack Query's infinite
+ * queries pass it in pageParam.
+ */
+export function withCursor<I extends Record<string, unknown>>(
+  input: I,
+  cursor: string | number | null | undefined,
+): I & { cursor?: string | number } {
+  return cursor === undefined || cursor === null ? { ...input } : { ...input, cursor };
+}

@@ -1,0 +1,79 @@
+/**
+ * The browser entry (DESIGN.md "Browser"): hydrates the server-rendered page from the data the
+ * server embedded, with the browser's services (API client, theme, consent, error reporting) in
+ * context. Built by scripts/build-client.js, where React resolves to preact/compat.
+ */
+import { QueryClientProvider } from '@tanstack/react-query';
+import { hydrateRoot } from 'react-dom/client';
+import { PAGE_DATA_ID, ROOT_ID } from '../views/Document';
+import { PageRoot } from '../views/pages/PageRoot';
+import type { ShellData } from '../views/shell/shell-data';
+import { ShellServicesContext } from '../views/shell/shell-services';
+import { ThemeContext } from '../views/shell/theme-context';
+import { createApiClient, UNAUTHORIZED_URL } from './api/api-client';
+import { ApiContext, createQueryClient } from './api/queries';
+import { createAnalytics } from './analytics';
+import { consentGiven } from './consent/consent';
+import { browserShellServices } from './shell/browser-services';
+import { clearSignedOutStorage, isSignoutLink } from './shell/signout';
+import { useThemeControl } from './shell/theme';
+
+function readPageData(): ShellData {
+  const element = document.getElementById(PAGE_DATA_ID);
+  if (!element?.textContent) throw new Error('page data missing');
+  return JSON.parse(element.textContent) as ShellData;
+}
+
+const data = readPageData();
+const api = createApiClient({
+  locale: () => data.locale,
+  onUnauthorized: () => window.location.assign(UNAUTHORIZED_URL),
+  fetch: (input, init) =>
+    window.fetch(input, { ...init, cache: 'no-store', credentials: 'same-origin' }),
+});
+const queryClient = createQueryClient(data);
+const services = browserShellServices(api, data);
+
+function App() {
+  const theme = useThemeControl(data.theme, api);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ApiContext.Provider value={api}>
+        <ShellServicesContext.Provider value={services}>
+          <ThemeContext.Provider value={theme}>
+            <PageRoot data={data} />
+          </ThemeContext.Provider>
+        </ShellServicesContext.Provider>
+      </ApiContext.Provider>
+    </QueryClientProvider>
+  );
+}
+
+const root = document.getElementById(ROOT_ID);
+if (root) hydrateRoot(root, <App />);
+
+// §4 Sign-out steps 3 and 4 happen in the browser: when a sign-out link is followed, this product's
+// storage keys are cleared and the Logout event recorded; the server does the rest.
+const analytics = createAnalytics({
+  consented: () => consentGiven('analytics'),
+  dataLayer: () => ((window as { dataLayer?: unknown[] }).dataLayer ??= []),
+});
+document.addEventListener('click', (event) => {
+  const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+  if (!(link instanceof HTMLAnchorElement) || !isSignoutLink(link.href, window.location.origin)) {
+    return;
+  }
+  let session: Storage | undefined;
+  try {
+    session = window.sessionStorage;
+  } catch {
+    session = undefined;
+  }
+  clearSignedOutStorage([services.storage, session]);
+  analytics.track({
+    action: 'Logout',
+    category: 'Auth',
+    label: data.brand,
+    ...(data.account?.collectorsId !== undefined ? { user: data.account.collectorsId } : {}),
+  });
+});

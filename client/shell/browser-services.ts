@@ -1,0 +1,53 @@
+import type { ShellData } from '../../views/shell/shell-data';
+import type { ShellServices } from '../../views/shell/shell-services';
+import type { ApiClient } from '../api/api-client';
+
+/** localStorage when the browser allows it (private modes and policies may refuse it). */
+function safeStorage(): ShellServices['storage'] {
+  try {
+    const storage = window.localStorage;
+    const probe = '__storage_probe__';
+    storage.setItem(probe, '1');
+    storage.removeItem(probe);
+    return storage;
+  } catch {
+    return undefined;
+  }
+}
+
+export function readDocumentCookie(cookieHeader: string, name: string): string | undefined {
+  for (const part of cookieHeader.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1) continue;
+    if (part.slice(0, eq).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The ShellServices of a real browser page. */
+export function browserShellServices(api: ApiClient, data: ShellData): ShellServices {
+  const storage = safeStorage();
+  return {
+    openConsent: () => {
+      void import('../consent/consent').then((consent) =>
+        consent.openConsentPreferences(data.locale),
+      );
+    },
+    reportError: async (message, path) => {
+      const answer = await api.log.clientError.mutate({
+        message: message.slice(0, 2000) || 'unknown error',
+        path: path.slice(0, 2048) || '/',
+      });
+      return answer.correlationId;
+    },
+    ...(storage ? { storage } : {}),
+    replaceLocation: (url) => window.location.replace(url),
+    currentUrl: () => window.location.href,
+    readCookie: (name) => readDocumentCookie(document.cookie, name),
+  };
+}

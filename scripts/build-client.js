@@ -1,0 +1,85 @@
+// `npm run build:client`: the browser bundle (DESIGN.md "Browser"). esbuild bundles client/main.tsx
+// and the shell stylesheet into content-hashed files under client/dist, with a manifest the server
+// reads to write the <script> and <link> tags. In the browser, React is preact/compat: the server
+// renders with React's renderToString and the client hydrates that markup with Preact, which keeps the
+// first-load JavaScript inside issue 6's budget (React + ReactDOM alone are ~69 kB gzipped).
+'use strict';
+const esbuild = require('esbuild');
+const fs = require('node:fs');
+const path = require('node:path');
+const zlib = require('node:zlib');
+
+const ROOT = path.resolve(__dirname, '..');
+const OUT = path.join(ROOT, 'client/dist');
+/** Issue 6: the first-load JavaScript, gzipped, must stay within this budget. */
+const FIRST_LOAD_BUDGET_BYTES = 75 * 1024;
+
+async function build() {
+  fs.rmSync(OUT, { recursive: true, force: true });
+  const result = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: { app: 'client/main.tsx', shell: 'client/styles/shell.css' },
+    outdir: OUT,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    minify: true,
+    sourcemap: 'linked',
+    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunks/[name]-[hash]',
+    assetNames: 'assets/[name]-[hash]',
+    jsx: 'automatic',
+    alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    legalComments: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+  });
+
+  const outputs = result.metafile.outputs;
+  const rel = (file) => path.relative(OUT, path.join(ROOT, file)).split(path.sep).join('/');
+  const entry = (name, ext) =>
+    Object.keys(outputs).find((f) => rel(f).startsWith(`${name}-`) && f.endsWith(ext));
+  const appJs = entry('app', '.js');
+  const shellCss = entry('shell', '.css');
+  if (!appJs || !shellCss)
+    throw new Error('esbuild did not produce the app script and the shell stylesheet');
+
+  // First load: the entry and every chunk it imports statically (dynamic imports load later).
+  const firstLoad = new Set();
+  const visit = (file) => {
+    if (firstLoad.has(file)) return;
+    firstLoad.add(file);
+    for (const i of outputs[file].imports)
+      if (i.kind === 'import-statement' && outputs[i.path]) visit(i.path);
+  };
+  visit(appJs);
+  const gzipped = [...firstLoad].reduce(
+    (sum, f) => sum + zlib.gzipSync(fs.readFileSync(path.join(ROOT, f)), { level: 9 }).length,
+    0,
+  );
+  // The entry's own CSS (components import their styles) is bundled beside it.
+  const appCss = outputs[appJs].cssBundle;
+
+  const manifest = {
+    script: rel(appJs),
+    preload: [...firstLoad].filter((f) => f !== appJs).map(rel),
+    styles: [rel(shellCss), ...(appCss ? [rel(appCss)] : [])],
+    firstLoadGzipBytes: gzipped,
+  };
+  fs.writeFileSync(path.join(OUT, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+
+  const kb = (gzipped / 1024).toFixed(1);
+  console.log(
+    `client bundle: first-load JavaScript ${kb} kB gzipped (budget 75 kB), ${firstLoad.size} file(s)`,
+  );
+  if (gzipped > FIRST_LOAD_BUDGET_BYTES) {
+    throw new Error(`first-load JavaScript is ${kb} kB gzipped, over the 75 kB budget`);
+  }
+}
+
+build().catch((error) => {
+  console.error(error.message ?? error);
+  process.exit(1);
+});

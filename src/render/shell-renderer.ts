@@ -1,0 +1,131 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { I18nService } from 'nestjs-i18n';
+import { PinoLogger } from 'nestjs-pino';
+import { randomBytes } from 'node:crypto';
+import { createElement } from 'react';
+import { PageRoot } from '../../views/pages/PageRoot';
+import { scriptSafeJson } from '../../views/Document';
+import type { ShellData } from '../../views/shell/shell-data';
+import { createTranslate } from '../../views/translate';
+import { Brand, DEFAULT_BRAND, faviconPath } from '../brand/brand';
+import { BRAND_DEFINITIONS } from '../brand/brand-definitions';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { parseCookieHeader } from '../cookies/cookie-header';
+import { NAMESPACES, type Locale } from '../locale/locale';
+import { localeOfRequest } from '../locale/request-locale';
+import type { AuthUserState } from '../shell/shell-guard';
+import { CLIENT_ASSETS, type ClientAssets } from './client-assets';
+import { pageCsp } from './csp';
+import { NO_STORE_HEADERS, renderPage } from './render-page';
+
+export interface ShellPageOptions {
+  /** The page component's name in views/pages/registry.ts. */
+  readonly page: string;
+  /** A common.* key for the document title. */
+  readonly titleKey: string;
+  readonly brand?: Brand;
+  readonly referrerBrand?: Brand;
+  readonly account?: AuthUserState;
+  readonly props?: Readonly<Record<string, unknown>>;
+  readonly status?: number;
+}
+
+/**
+ * Renders the hydrated shell pages (issue 6): the views/ tree from one serialisable ShellData, inside
+ * the document with the bundle, the data for hydration and a per-request CSP nonce. Personalised, so
+ * never cached. A render that throws becomes the error page with a correlation id (§8).
+ */
+@Injectable()
+export class ShellRenderer {
+  private readonly https: boolean;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLIENT_ASSETS) private readonly assets: ClientAssets,
+    private readonly i18n: I18nService,
+    private readonly logger: PinoLogger,
+  ) {
+    this.https = config.http.publicUrl.startsWith('https:');
+    this.logger.setContext('ShellRenderer');
+  }
+
+  /** The translations a shell page renders with: every namespace of its locale (§7). */
+  messages(locale: Locale): ShellData['messages'] {
+    const all = this.i18n.getTranslations() as Record<string, Record<string, unknown>>;
+    const own = all[locale] ?? {};
+    return Object.fromEntries(
+      NAMESPACES.map((ns) => [ns, (own[ns] ?? {}) as Record<string, unknown>]),
+    );
+  }
+
+  data(req: Request, options: ShellPageOptions): ShellData {
+    const locale = localeOfRequest(req);
+    const theme = parseCookieHeader(req.headers.cookie).theme === 'dark' ? 'dark' : 'light';
+    return {
+      page: options.page,
+      locale,
+      env: this.config.env,
+      brand: options.brand ?? DEFAULT_BRAND,
+      ...(options.referrerBrand ? { referrerBrand: options.referrerBrand } : {}),
+      theme,
+      services: this.config.services,
+      features: this.config.features,
+      currentPath: req.originalUrl,
+      year: new Date().getUTCFullYear(),
+      ...(options.account ? { account: options.account } : {}),
+      messages: this.messages(locale),
+      ...(options.props ? { props: options.props } : {}),
+    };
+  }
+
+  render(req: Request, res: Response, options: ShellPageOptions): void {
+    const data = this.data(req, options);
+    let html: string;
+    let status = options.status ?? 200;
+    const nonce = randomBytes(16).toString('base64');
+    try {
+      html = this.html(data, options.titleKey, nonce);
+    } catch (error) {
+      // §8 "Unhandled render error": logged with its message and path; the page shows the id.
+      const correlationId = typeof req.id === 'string' ? req.id : randomBytes(8).toString('hex');
+      this.logger.error(
+        { err: error, correlationId, path: req.path, page: options.page },
+        'render error',
+      );
+      const errorData: ShellData = {
+        ...data,
+        page: 'error',
+        props: { correlationId, retryHref: req.originalUrl },
+      };
+      html = this.html(errorData, 'errorPage.header', nonce);
+      status = 500;
+    }
+    res
+      .status(status)
+      .set({
+        ...NO_STORE_HEADERS,
+        'Content-Security-Policy': pageCsp(nonce, { https: this.https }),
+        'Content-Type': 'text/html; charset=utf-8',
+      })
+      .send(html);
+  }
+
+  private html(data: ShellData, titleKey: string, nonce: string): string {
+    const t = createTranslate(data.messages);
+    const def = BRAND_DEFINITIONS[data.brand];
+    return renderPage(createElement(PageRoot, { data }), {
+      lang: data.locale,
+      title: t(`common.${titleKey}`),
+      faviconHref: faviconPath(def.favicon),
+      stylesheets: this.assets.styles,
+      htmlClass: `theme-${data.theme}`,
+      hydration: {
+        nonce,
+        dataJson: scriptSafeJson(data),
+        script: this.assets.script,
+        preload: this.assets.preload,
+      },
+    });
+  }
+}

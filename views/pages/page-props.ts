@@ -1,0 +1,8 @@
+import type { ShellData } from '../shell/shell-data';
+import type { Translate } from '../translate';
+
+/** What every hydrated page component receives. */
+export interface PageProps {
+  readonly data: ShellData;
+  readonly t: Translate;
+}

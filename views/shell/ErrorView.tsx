@@ -1,0 +1,51 @@
+import { Button } from '../ui/Button';
+import { Spinner } from '../ui/Spinner';
+import type { Translate } from '../translate';
+
+export interface ErrorViewProps {
+  readonly t: Translate;
+  /** Absent while it is being fetched: a spinner shows instead (§2 Error page). */
+  readonly correlationId?: string;
+  /** The error code (e.g. §8's BrandLoginFailed), for the collector to quote to support. */
+  readonly code?: string;
+  /** What went wrong, when more specific than the sub-header. */
+  readonly message?: string;
+  /** §2: {grading base}/support. */
+  readonly supportUrl: string;
+  /** Try again: a reset of the error state (client) or the same address again (server). */
+  readonly retry: { readonly onRetry: () => void } | { readonly href: string };
+}
+
+/** §2 Error page: header, sub-header with the support link, try again, the correlation id. */
+export function ErrorView({ t, correlationId, code, message, supportUrl, retry }: ErrorViewProps) {
+  return (
+    <section className="error-view" aria-labelledby="error-view-title">
+      <h1 id="error-view-title">{t('common.errorPage.header')}</h1>
+      {message ? <p role="alert">{message}</p> : null}
+      <p>
+        <span>{t('common.errorPage.subHeader')}</span>{' '}
+        <a href={supportUrl}>{t('common.errorPage.supportLink')}</a>
+      </p>
+      {code ? <p className="error-code">{t('common.errorPage.code', { code })}</p> : null}
+      {correlationId ? (
+        <p className="correlation-id">
+          {t('common.errorPage.correlationId', { id: correlationId })}
+        </p>
+      ) : (
+        <Spinner size="sm" t={t} />
+      )}
+      <div className="error-view-actions">
+        {'href' in retry ? (
+          <Button href={retry.href}>{t('common.errorPage.tryAgain')}</Button>
+        ) : (
+          <Button onClick={retry.onRetry}>{t('common.errorPage.tryAgain')}</Button>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** §2: the support link is on the grading brand's base address. */
+export function supportUrlOf(gradingBase: string): string {
+  return `${gradingBase.replace(/\/$/, '')}/support`;
+}

@@ -1,0 +1,51 @@
+import { useContext, useEffect, useState, type ReactNode } from 'react';
+import { shellGuard, shellSigninUrl, SIGNED_OUT } from '../../src/shell/shell-guard';
+import type { Translate } from '../translate';
+import { LoadingScreen } from '../ui/LoadingOverlay';
+import type { ShellData } from './shell-data';
+import { ShellServicesContext } from './shell-services';
+
+/** §3: the browser's flag that skips the second-factor set-up prompt when 'false'. */
+export const PROMPT_MFA_SIGNIN_KEY = 'promptMfaSignin';
+
+/**
+ * §2 Signed-in shell, in the browser: the server has rendered the page for a signed-in collector;
+ * here the full rule runs with the browser's promptMfaSignin flag (migrating, second-factor set-up,
+ * survey). If it says no, a loading screen replaces the page while the browser goes to /signin with
+ * r, b, QTM_SID and QTM_UID. The first render is the server's, so hydration matches.
+ */
+export function ShellGuardGate({
+  data,
+  t,
+  children,
+}: {
+  data: ShellData;
+  t: Translate;
+  children: ReactNode;
+}) {
+  const services = useContext(ShellServicesContext);
+  const [leaving, setLeaving] = useState(false);
+
+  useEffect(() => {
+    const promptMfaSignin = services.storage?.getItem(PROMPT_MFA_SIGNIN_KEY) ?? undefined;
+    const reason = shellGuard(data.account ?? SIGNED_OUT, {
+      ...(data.referrerBrand ? { brand: data.referrerBrand } : {}),
+      ...(promptMfaSignin !== undefined ? { promptMfaSignin } : {}),
+    });
+    if (!reason) return;
+    setLeaving(true);
+    const current = services.currentUrl();
+    const qtmSid = services.readCookie('QTM_SID');
+    const qtmUid = services.readCookie('QTM_UID');
+    services.replaceLocation(
+      shellSigninUrl(new URL(current).origin, {
+        currentUrl: current,
+        ...(data.referrerBrand ? { brand: data.referrerBrand } : {}),
+        ...(qtmSid ? { qtmSid } : {}),
+        ...(qtmUid ? { qtmUid } : {}),
+      }),
+    );
+  }, [data, services]);
+
+  return leaving ? <LoadingScreen t={t} /> : <>{children}</>;
+}

@@ -1,0 +1,66 @@
+import { useContext, type ReactNode } from 'react';
+import type { Translate } from '../translate';
+import { supportUrlOf } from './ErrorView';
+import { Footer } from './footer/Footer';
+import type { FooterVariant } from './footer/footer-links';
+import { FullHeader } from './header/FullHeader';
+import { SimpleHeader } from './header/SimpleHeader';
+import { MobileAppNudge } from './nudge/MobileAppNudge';
+import type { ShellData } from './shell-data';
+import { ShellErrorBoundary } from './ShellErrorBoundary';
+import { ShellGuardGate } from './ShellGuardGate';
+import { ShellServicesContext } from './shell-services';
+import { ToastProvider, ToastRegion } from './toasts/Toasts';
+
+export interface ShellLayoutProps {
+  readonly data: ShellData;
+  readonly t: Translate;
+  readonly header: 'full' | 'simple';
+  readonly footer: FooterVariant;
+  readonly guarded: boolean;
+  readonly children: ReactNode;
+}
+
+/**
+ * The signed-in shell around every hydrated page: header, main content (guarded by the §2 rule and
+ * by the render-error boundary of §8), footer, the toast region and the mobile-app nudge.
+ */
+export function ShellLayout({ data, t, header, footer, guarded, children }: ShellLayoutProps) {
+  const services = useContext(ShellServicesContext);
+  const supportUrl = supportUrlOf(data.services.grading);
+  const content = (
+    <ShellErrorBoundary
+      t={t}
+      supportUrl={supportUrl}
+      report={services.reportError}
+      path={() => {
+        try {
+          return new URL(services.currentUrl()).pathname;
+        } catch {
+          return data.currentPath.split('?')[0] ?? '/';
+        }
+      }}
+    >
+      {children}
+    </ShellErrorBoundary>
+  );
+  return (
+    <ToastProvider>
+      <div className="shell">
+        {header === 'full' ? <FullHeader data={data} t={t} /> : <SimpleHeader data={data} t={t} />}
+        <main id="main" className="shell-main" tabIndex={-1}>
+          {guarded ? (
+            <ShellGuardGate data={data} t={t}>
+              {content}
+            </ShellGuardGate>
+          ) : (
+            content
+          )}
+        </main>
+        <Footer data={data} t={t} variant={footer} onOpenConsent={services.openConsent} />
+        <ToastRegion t={t} />
+        <MobileAppNudge t={t} {...(services.storage ? { storage: services.storage } : {})} />
+      </div>
+    </ToastProvider>
+  );
+}

@@ -1,0 +1,45 @@
+import type { Brand } from '../../src/brand/brand';
+import type { AppEnv, ServiceBases } from '../../src/config/environment';
+import type { Locale } from '../../src/locale/locale';
+import type { AuthUserState } from '../../src/shell/shell-guard';
+
+export type Theme = 'light' | 'dark';
+
+/** Translations of one locale by namespace (common, header, footer), as the locale files hold them. */
+export type Messages = Readonly<Record<string, unknown>>;
+
+/**
+ * Everything a shell page renders from, on the server and again in the browser: the server
+ * serialises it into the page (a JSON script) and the client bundle hydrates from the same object, so
+ * both sides render identical markup. It therefore holds only plain, serialisable data; anything that
+ * differs between the two sides (the clock, the device, storage) is read after hydration, in effects.
+ */
+export interface ShellData {
+  /** Which hydrated page this is; the client picks its component by this name. */
+  readonly page: string;
+  readonly locale: Locale;
+  readonly env: AppEnv;
+  /** The brand the collector came from (§2 favicons/logos, the psajapan and survey rules). */
+  readonly brand: Brand;
+  /** §2 b: the brand of the referring host, when it is one of ours (the shell rule's brand). */
+  readonly referrerBrand?: Brand;
+  /** From the theme cookie (§4 Other), light when absent. */
+  readonly theme: Theme;
+  /** §1: the four service base addresses of this environment. */
+  readonly services: ServiceBases;
+  /** §3 "Enabled-features data": e.g. 'gettingStarted' switches the header's first dropdown. */
+  readonly features: readonly string[];
+  /** The path (and query) of this page, for active-link matching. */
+  readonly currentPath: string;
+  /** The copyright year (§9), fixed by the server so that hydration renders the same text. */
+  readonly year: number;
+  /**
+   * §3 Auth user state as the server found it (the client applies the §2 shell rule to it with the
+   * browser's promptMfaSignin flag); absent on pages that do not need it.
+   */
+  readonly account?: AuthUserState;
+  /** The namespaces this page renders with, in its locale. */
+  readonly messages: Readonly<Record<string, Messages>>;
+  /** Page-specific props (serialisable). */
+  readonly props?: Readonly<Record<string, unknown>>;
+}

@@ -1,0 +1,30 @@
+import { createContext } from 'react';
+
+/**
+ * What only the browser can do, offered to the views through context: the server renders with the
+ * inert defaults below (no markup depends on them), and client/main.tsx provides the real ones.
+ */
+export interface ShellServices {
+  /** Opens the consent manager's preference dialog (§2 Footer). */
+  readonly openConsent: () => void;
+  /** Reports a render error through log.clientError and resolves to the correlation id (§8). */
+  readonly reportError: (message: string, path: string) => Promise<string>;
+  /** The browser's storage, for the §2 shell rule's promptMfaSignin flag and the nudge. */
+  readonly storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+  /** Replaces the page (the §2 redirect to /signin). */
+  readonly replaceLocation: (url: string) => void;
+  /** The current full URL (§2: r). */
+  readonly currentUrl: () => string;
+  /** A cookie the browser may read (QTM_SID, QTM_UID). */
+  readonly readCookie: (name: string) => string | undefined;
+}
+
+export const SERVER_SHELL_SERVICES: ShellServices = {
+  openConsent: () => undefined,
+  reportError: () => Promise.reject(new Error('errors are reported from the browser')),
+  replaceLocation: () => undefined,
+  currentUrl: () => '',
+  readCookie: () => undefined,
+};
+
+export const ShellServicesContext = createContext<ShellServices>(SERVER_SHELL_SERVICES);

@@ -119,6 +119,13 @@ async function main() {
         await run({ url: target, headers: { cookie } }),
       ),
     );
+    // Issue 6: the signed-in shell page, server-rendered with its hydration data.
+    results.push(
+      summary(
+        '/collection (signed in, rendered)',
+        await run({ url: `${app.url}/collection`, headers: { cookie } }),
+      ),
+    );
     // Issue 5: a batched GET of account.status with two more queries (§7 has one query procedure).
     const batch = `${app.url}/api/collectors-web/trpc/account.status,account.status,account.status?batch=1&input=${encodeURIComponent('{}')}`;
     results.push(
@@ -161,6 +168,13 @@ async function main() {
       .join(' '),
   }));
   console.table(rows);
+  const shell = results.find((r) => r.name.startsWith('/collection'));
+  if (shell) {
+    const shellRatio = shell.rps / reference;
+    console.log(
+      `/collection: ${shellRatio.toFixed(2)} x hello (target >= 0.30): ${shellRatio >= 0.3 && shell.errors === 0 && shell.statuses['5xx'] === 0 ? 'MET' : 'NOT MET'}`,
+    );
+  }
   const api = results.find((r) => r.name.startsWith('API'));
   if (api) {
     const apiRatio = api.rps / reference;

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { createElement } from 'react';
 import { PageRoot } from '../../views/pages/PageRoot';
 import { scriptSafeJson } from '../../views/Document';
-import type { ShellData } from '../../views/shell/shell-data';
+import { SHELL_COMMON_SECTIONS, type ShellData } from '../../views/shell/shell-data';
 import { createTranslate } from '../../views/translate';
 import { Brand, DEFAULT_BRAND, faviconPath } from '../brand/brand';
 import { BRAND_DEFINITIONS } from '../brand/brand-definitions';
@@ -39,6 +39,10 @@ export interface ShellPageOptions {
 @Injectable()
 export class ShellRenderer {
   private readonly https: boolean;
+  private readonly messageCache = new Map<
+    Locale,
+    { readonly messages: ShellData['messages']; readonly json: string }
+  >();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -50,13 +54,31 @@ export class ShellRenderer {
     this.logger.setContext('ShellRenderer');
   }
 
-  /** The translations a shell page renders with: every namespace of its locale (§7). */
-  messages(locale: Locale): ShellData['messages'] {
-    const all = this.i18n.getTranslations() as Record<string, Record<string, unknown>>;
-    const own = all[locale] ?? {};
-    return Object.fromEntries(
-      NAMESPACES.map((ns) => [ns, (own[ns] ?? {}) as Record<string, unknown>]),
-    );
+  /**
+   * The translations a shell page renders with (§7 namespaces; of common only the shell's sections),
+   * and their script-safe JSON, computed once per locale: the locale files do not change while the
+   * process runs.
+   */
+  messages(locale: Locale): { readonly messages: ShellData['messages']; readonly json: string } {
+    let cached = this.messageCache.get(locale);
+    if (!cached) {
+      const all = this.i18n.getTranslations() as Record<string, Record<string, unknown>>;
+      const own = all[locale] ?? {};
+      const messages = Object.fromEntries(
+        NAMESPACES.map((ns) => {
+          const tree = (own[ns] ?? {}) as Record<string, unknown>;
+          return [
+            ns,
+            ns === 'common'
+              ? Object.fromEntries(SHELL_COMMON_SECTIONS.map((k) => [k, tree[k]]))
+              : tree,
+          ];
+        }),
+      );
+      cached = { messages, json: scriptSafeJson(messages) };
+      this.messageCache.set(locale, cached);
+    }
+    return cached;
   }
 
   data(req: Request, options: ShellPageOptions): ShellData {
@@ -74,7 +96,7 @@ export class ShellRenderer {
       currentPath: req.originalUrl,
       year: new Date().getUTCFullYear(),
       ...(options.account ? { account: options.account } : {}),
-      messages: this.messages(locale),
+      messages: this.messages(locale).messages,
       ...(options.props ? { props: options.props } : {}),
     };
   }
@@ -111,6 +133,13 @@ export class ShellRenderer {
       .send(html);
   }
 
+  /** The page data as script-safe JSON, with the (large, per-locale) messages spliced in ready-made. */
+  private dataJson(data: ShellData): string {
+    const { messages: _messages, ...rest } = data;
+    const head = scriptSafeJson(rest);
+    return `${head.slice(0, -1)},"messages":${this.messages(data.locale).json}}`;
+  }
+
   private html(data: ShellData, titleKey: string, nonce: string): string {
     const t = createTranslate(data.messages);
     const def = BRAND_DEFINITIONS[data.brand];
@@ -122,7 +151,7 @@ export class ShellRenderer {
       htmlClass: `theme-${data.theme}`,
       hydration: {
         nonce,
-        dataJson: scriptSafeJson(data),
+        dataJson: this.dataJson(data),
         script: this.assets.script,
         preload: this.assets.preload,
       },

@@ -39,7 +39,7 @@ describe('/collection (§2, §4 step 9)', () => {
     expect(landed.headers.get('location')).toBe(`${t.config.http.publicUrl}/collection`);
     const collection = await browser.get(`${t.url}/collection?lang=ja-JP`);
     expect(collection.status).toBe(200);
-    expect(collection.body).toContain('<html lang="ja-JP">');
+    expect(collection.body).toContain('<html lang="ja-JP" class="theme-light">');
     expect(collection.body).toMatch(/コレクター番号 \d+ でサインインしています。/);
     expect(collection.body).toContain('href="/logout/collectorsid?b=collectors"');
   }, 60_000);

@@ -43,3 +43,18 @@ export interface ShellData {
   /** Page-specific props (serialisable). */
   readonly props?: Readonly<Record<string, unknown>>;
 }
+
+/**
+ * The sections of the common namespace that shell pages render; the rest of it (the IdP's sign-in
+ * step texts, server-side error texts) stays out of every page's hydration data.
+ */
+export const SHELL_COMMON_SECTIONS = [
+  'loading',
+  'errorPage',
+  'network',
+  'validation',
+  'buttons',
+  'collection',
+  'toasts',
+  'appNudge',
+] as const;

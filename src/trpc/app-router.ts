@@ -169,6 +169,13 @@ export class AppRouterFactory {
             }),
           )
           .mutation(({ ctx, input }) => {
+            // §9: Secure except on localhost. On an https site the page may not take it away.
+            if (secure && input.secure === false) {
+              throw new TRPCError({
+                code: 'BAD_REQUEST',
+                message: 'secure: cookies of this https site must be Secure',
+              });
+            }
             const policy = cookieOptionsFor(input.cookieName, { secure });
             const result = validateCookieWrite({
               name: input.cookieName,

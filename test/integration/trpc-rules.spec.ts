@@ -4,6 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { AccountProfiles } from '../../src/auth/account-profiles';
 import { SigninService } from '../../src/auth/signin.service';
 import { Sessions } from '../../src/session/sessions';
+import { SESSION_STORE } from '../../src/session/session-store';
+import { AuthEvents } from '../../src/logging/auth-events';
+import { PinoLogger } from 'nestjs-pino';
 import { AppRouterFactory } from '../../src/trpc/app-router';
 import { CSRF_HEADER, createCallerFactory } from '../../src/trpc/trpc';
 import { createTrpcContext } from '../../src/trpc/trpc.middleware';
@@ -339,5 +342,45 @@ describe('log.clientError (§8): a correlation id per report, size-capped, limit
     await expect(
       caller({ ip: ip(4) }).api.log.clientError({ message: 'm', path: '/' }),
     ).resolves.toEqual({ correlationId: expect.any(String) });
+  });
+});
+
+describe('cookie.setCookie on an https site (§9: Secure except on localhost)', () => {
+  it('refuses a request to drop Secure, and sets Secure by default', async () => {
+    const httpsConfig = {
+      ...t.config,
+      http: { ...t.config.http, publicUrl: 'https://signin.collectors.com' },
+    };
+    const factory = new AppRouterFactory(
+      httpsConfig,
+      t.app.get(Sessions),
+      t.app.get(AccountProfiles),
+      t.app.get(AuthEvents),
+      await t.app.resolve(PinoLogger),
+      t.app.get(SESSION_STORE),
+    );
+    const httpsCaller = createCallerFactory(factory.build());
+    const setCookies: string[] = [];
+    const res = {
+      append: (_name: string, value: string) => setCookies.push(value),
+    } as unknown as Response;
+    const req = {
+      headers: { [CSRF_HEADER]: '1' },
+      query: {},
+      ip: '192.0.2.9',
+    } as unknown as Request;
+    const api = httpsCaller(
+      createTrpcContext(req, res, {
+        signin: t.app.get(SigninService),
+        publicOrigin: 'https://signin.collectors.com',
+      }),
+    );
+    await expect(
+      api.cookie.setCookie({ cookieName: 'theme', value: 'dark', secure: false }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^secure: /) });
+    expect(setCookies).toEqual([]);
+    await api.cookie.setCookie({ cookieName: 'theme', value: 'dark' });
+    expect(setCookies).toHaveLength(1);
+    expect(setCookies[0]).toMatch(/; Secure/i);
   });
 });

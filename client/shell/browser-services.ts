@@ -34,9 +34,10 @@ export function browserShellServices(api: ApiClient, data: ShellData): ShellServ
   const storage = safeStorage();
   return {
     openConsent: () => {
-      void import('../consent/consent').then((consent) =>
-        consent.openConsentPreferences(data.locale),
-      );
+      // A chunk that fails to load (offline) leaves the page as it is; the next click tries again.
+      import('../consent/consent')
+        .then((consent) => consent.openConsentPreferences(data.locale))
+        .catch(() => undefined);
     },
     reportError: async (message, path) => {
       const answer = await api.log.clientError.mutate({

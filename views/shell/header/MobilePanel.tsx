@@ -1,0 +1,107 @@
+import type { KeyboardEvent } from 'react';
+import type { Translate } from '../../translate';
+import type { MobileNav, NavLink } from './header-nav';
+import { ChevronIcon } from './icons';
+import { NavLinkItem } from './NavLinkItem';
+
+export const MOBILE_PANEL_ID = 'site-header-mobile-panel';
+const sectionId = (key: string) => `site-header-section-${key}`;
+const ACCOUNT_HEADING_ID = 'site-header-mobile-account';
+
+export interface MobilePanelProps {
+  readonly nav: MobileNav;
+  readonly t: Translate;
+  readonly currentPath: string;
+  readonly open: boolean;
+  /** Keys of the expanded sections. */
+  readonly expanded: readonly string[];
+  readonly onToggleSection: (key: string) => void;
+  /** Escape inside the panel: the header closes it and returns focus to the toggle. */
+  readonly onEscape: () => void;
+  /** Shown in the account section when nobody is signed in (then there are no account entries). */
+  readonly signIn?: NavLink;
+}
+
+function LinkList({
+  links,
+  t,
+  currentPath,
+}: {
+  readonly links: readonly NavLink[];
+  readonly t: Translate;
+  readonly currentPath: string;
+}) {
+  return (
+    <ul className="site-header__mobile-list">
+      {links.map((link) => (
+        <li key={link.key}>
+          <NavLinkItem
+            link={link}
+            t={t}
+            currentPath={currentPath}
+            className="site-header__mobile-link"
+          />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * §2 mobile navigation: the panel the header's menu button opens, with the desktop dropdowns as
+ * expandable sections (each a button with aria-expanded) and an account section.
+ */
+export function MobilePanel(props: MobilePanelProps) {
+  const { nav, t, currentPath, open, expanded } = props;
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Escape') return;
+    event.stopPropagation();
+    props.onEscape();
+  };
+  const accountLinks = props.signIn ? [props.signIn] : [...nav.account.links, nav.account.signOut];
+  return (
+    <div id={MOBILE_PANEL_ID} className="site-header__mobile" hidden={!open} onKeyDown={onKeyDown}>
+      <nav aria-label={t('header.a11y.mobileNavigation')}>
+        <ul className="site-header__mobile-sections">
+          {nav.sections.map((item) => {
+            if (item.kind === 'link')
+              return (
+                <li key={item.key}>
+                  <NavLinkItem
+                    link={item}
+                    t={t}
+                    currentPath={currentPath}
+                    className="site-header__mobile-link site-header__mobile-link--top"
+                  />
+                </li>
+              );
+            const isExpanded = expanded.includes(item.key);
+            return (
+              <li key={item.key}>
+                <button
+                  type="button"
+                  className="site-header__section-button"
+                  aria-expanded={isExpanded}
+                  aria-controls={sectionId(item.key)}
+                  onClick={() => props.onToggleSection(item.key)}
+                >
+                  <span>{t(item.label)}</span>
+                  <ChevronIcon className="site-header__chevron" />
+                </button>
+                <div id={sectionId(item.key)} hidden={!isExpanded}>
+                  <LinkList links={item.links} t={t} currentPath={currentPath} />
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <nav className="site-header__mobile-account" aria-labelledby={ACCOUNT_HEADING_ID}>
+        <p id={ACCOUNT_HEADING_ID} className="site-header__mobile-heading">
+          {t('header.a11y.accountMenu')}
+        </p>
+        <LinkList links={accountLinks} t={t} currentPath={currentPath} />
+      </nav>
+    </div>
+  );
+}

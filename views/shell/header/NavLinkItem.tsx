@@ -1,0 +1,22 @@
+import type { Translate } from '../../translate';
+import { isCurrentLink, type NavLink } from './header-nav';
+
+export interface NavLinkItemProps {
+  readonly link: NavLink;
+  readonly t: Translate;
+  readonly currentPath: string;
+  readonly className?: string;
+}
+
+/** One header link; aria-current marks the page the collector is on (§2 active links). */
+export function NavLinkItem({ link, t, currentPath, className }: NavLinkItemProps) {
+  return (
+    <a
+      className={className}
+      href={link.href}
+      aria-current={isCurrentLink(link.href, currentPath) ? 'page' : undefined}
+    >
+      {t(link.label)}
+    </a>
+  );
+}

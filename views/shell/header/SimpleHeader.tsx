@@ -1,0 +1,46 @@
+import { logoPath } from '../../../src/brand/brand';
+import type { Translate } from '../../translate';
+import { Button } from '../../ui/Button';
+import type { ShellData } from '../shell-data';
+import { simpleHeaderLogo } from './header-brand';
+
+export interface SimpleHeaderProps {
+  readonly data: ShellData;
+  readonly t: Translate;
+  /** Where the back button goes; no back button without it. */
+  readonly backHref?: string;
+}
+
+/**
+ * §2 simple header: the brand's logo (PSA, PCGS or Collectors, see header-brand.ts) and an optional
+ * back button, a link styled as a button since it navigates. The logo is an image, not a link: the
+ * simple header stands over flows (sign-in) that should not offer a way off to the brand's site.
+ */
+export function SimpleHeader({ data, t, backHref }: SimpleHeaderProps) {
+  const logo = simpleHeaderLogo(data.brand);
+  return (
+    <header className="simple-site-header">
+      <div className="simple-site-header__bar">
+        {backHref ? (
+          <Button
+            href={backHref}
+            size="sm"
+            variant="secondary"
+            className="simple-site-header__back"
+          >
+            {t('header.actions.back')}
+          </Button>
+        ) : null}
+        <img
+          className="simple-site-header__logo"
+          src={logoPath(logo, 'color')}
+          alt={t(`header.brandNames.${logo}`)}
+          height={32}
+          // React 19 would otherwise emit a <link rel="preload"> before the markup, which the client
+          // render does not produce (hydration must match); images load at low priority anyway.
+          fetchPriority="low"
+        />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,310 @@
+import type { Brand } from '../../../src/brand/brand';
+import type { ServiceBases } from '../../../src/config/environment';
+import { localizeUrl, type Locale } from '../../../src/locale/locale';
+import type { ShellData } from '../shell-data';
+
+/**
+ * The full header's navigation as data (§2 "Headers"). The spec names the entries and their order but
+ * not their paths ("Actual paths for these entries: not shown"), so the paths below are our choice:
+ * short, lower-case paths on the grading site (ServiceBases.grading), or on the Japanese grading site
+ * (ServiceBases.gradingJapan) for the Japan locale. Every entry sits on one of the configured hosts,
+ * so each environment's links point at that environment's sites (§1).
+ *
+ * Localisation (§2 "Locale path rule"): grading-site links carry the language as a path prefix
+ * (`/fr-CA/...`; none for en-US). The Japanese site serves Japanese only, so its links are left
+ * unlocalised ("others are left unlocalized").
+ */
+
+/** A translation key in the header namespace. */
+export type HeaderKey = `header.${string}`;
+
+/** The sites header links may point at: two of the four configured service bases. */
+export type HeaderSite = Extract<keyof ServiceBases, 'grading' | 'gradingJapan'>;
+
+interface LinkSpec {
+  readonly key: string;
+  readonly label: HeaderKey;
+  readonly path: string;
+}
+
+interface DropdownSpec {
+  readonly key: string;
+  readonly label: HeaderKey;
+  readonly links: readonly LinkSpec[];
+}
+
+type NavSpec =
+  ({ readonly kind: 'link' } & LinkSpec) | ({ readonly kind: 'dropdown' } & DropdownSpec);
+
+/** A resolved link: a label key and an absolute href (or our own origin's path for sign-out). */
+export interface NavLink {
+  readonly kind: 'link';
+  readonly key: string;
+  readonly label: HeaderKey;
+  readonly href: string;
+}
+
+/** A desktop dropdown, which the mobile panel shows as an expandable section. */
+export interface NavDropdown {
+  readonly kind: 'dropdown';
+  readonly key: string;
+  readonly label: HeaderKey;
+  readonly links: readonly NavLink[];
+}
+
+export type NavItem = NavLink | NavDropdown;
+
+export interface AccountMenu {
+  readonly links: readonly NavLink[];
+  readonly signOut: NavLink;
+}
+
+export interface MobileNav {
+  /** The desktop entries: dropdowns become expandable sections, plain links stay links. */
+  readonly sections: readonly NavItem[];
+  /** §2: "plus an account section". */
+  readonly account: AccountMenu;
+}
+
+/** Below this width (px) the desktop navigation hides and the mobile toggle shows (header.css). */
+export const DESKTOP_MIN_WIDTH = 960;
+
+/** §9 "Menu resize handler delay". */
+export const MENU_RESIZE_DELAY_MS = 500;
+
+/** §3 "Enabled-features data": switches the first entry from a plain link to a dropdown. */
+export const GETTING_STARTED_FEATURE = 'gettingStarted';
+
+const HOW_IT_WORKS = {
+  key: 'howItWorks',
+  label: 'header.nav.gettingStarted.howItWorks',
+  path: '/how-it-works',
+} as const satisfies LinkSpec;
+
+/** First entry with the gettingStarted flag on. */
+const GETTING_STARTED = {
+  kind: 'dropdown',
+  key: 'gettingStarted',
+  label: 'header.nav.gettingStarted.title',
+  links: [
+    HOW_IT_WORKS,
+    { key: 'videoTutorials', label: 'header.nav.gettingStarted.videoTutorials', path: '/videos' },
+  ],
+} as const satisfies NavSpec;
+
+/** §2: the desktop entries after the first, in the spec's order. */
+const GRADING_NAV = [
+  {
+    kind: 'dropdown',
+    key: 'pricingAndServices',
+    label: 'header.nav.pricingAndServices.title',
+    links: [
+      {
+        key: 'authenticationAndGrading',
+        label: 'header.nav.pricingAndServices.authenticationAndGrading',
+        path: '/services',
+      },
+      {
+        key: 'activeSpecials',
+        label: 'header.nav.pricingAndServices.activeSpecials',
+        path: '/specials',
+      },
+      { key: 'teamStore', label: 'header.nav.pricingAndServices.teamStore', path: '/teamstore' },
+    ],
+  },
+  {
+    kind: 'dropdown',
+    key: 'vaultAndSell',
+    label: 'header.nav.vaultAndSell.title',
+    links: [
+      { key: 'vault', label: 'header.nav.vault', path: '/vault' },
+      // The auction marketplace is reached through the grading site's own page about it: its host
+      // is not among the four configured services (§1).
+      { key: 'sellWithGoldin', label: 'header.nav.vaultAndSell.sellWithGoldin', path: '/goldin' },
+    ],
+  },
+  { kind: 'link', key: 'setRegistry', label: 'header.nav.setRegistry', path: '/setregistry' },
+  {
+    kind: 'dropdown',
+    key: 'research',
+    label: 'header.nav.research.title',
+    links: [
+      { key: 'certVerification', label: 'header.nav.research.certVerification', path: '/cert' },
+      { key: 'auctionPrices', label: 'header.nav.research.auctionPrices', path: '/auctionprices' },
+      { key: 'popReport', label: 'header.nav.research.popReport', path: '/pop' },
+      {
+        key: 'populationReport',
+        label: 'header.nav.research.populationReport',
+        path: '/population-report',
+      },
+      { key: 'priceGuide', label: 'header.nav.research.priceGuide', path: '/priceguide' },
+      // Card Facts and Card Ladder are product names: their labels live under brandNames.
+      { key: 'cardFacts', label: 'header.brandNames.cardFacts', path: '/cardfacts' },
+      { key: 'cardLadder', label: 'header.brandNames.cardLadder', path: '/cardladder' },
+    ],
+  },
+  {
+    kind: 'dropdown',
+    key: 'nearMe',
+    label: 'header.nav.nearMe.title',
+    links: [
+      {
+        key: 'dropOffEventsAndShows',
+        label: 'header.nav.nearMe.dropOffEventsAndShows',
+        path: '/near-me',
+      },
+    ],
+  },
+] as const satisfies readonly NavSpec[];
+
+/** §2: "The Japan locale has a reduced navigation: about, grading standards, research, contact." */
+const JAPAN_NAV = [
+  { kind: 'link', key: 'about', label: 'header.japanNav.about', path: '/about' },
+  {
+    kind: 'link',
+    key: 'gradingStandards',
+    label: 'header.japanNav.gradingStandards',
+    path: '/grading-standards',
+  },
+  { kind: 'link', key: 'research', label: 'header.japanNav.research', path: '/research' },
+  { kind: 'link', key: 'contact', label: 'header.japanNav.contact', path: '/contact' },
+] as const satisfies readonly NavSpec[];
+
+/** §2 account menu entries, in order. Help and support is the grading site's /support (§2 routes). */
+const ACCOUNT_MENU = [
+  { key: 'home', label: 'header.account.home', path: '/myaccount' },
+  {
+    key: 'submissionsDashboard',
+    label: 'header.account.submissionsDashboard',
+    path: '/myaccount/submissions',
+  },
+  { key: 'orders', label: 'header.account.orders', path: '/myaccount/orders' },
+  { key: 'collection', label: 'header.account.collection', path: '/myaccount/collection' },
+  {
+    key: 'vaultShipping',
+    label: 'header.account.vaultShipping',
+    path: '/myaccount/vault-shipping',
+  },
+  { key: 'requestCenter', label: 'header.account.requestCenter', path: '/myaccount/requests' },
+  { key: 'helpAndSupport', label: 'header.account.helpAndSupport', path: '/support' },
+  { key: 'account', label: 'header.account.account', path: '/myaccount/settings' },
+] as const satisfies readonly LinkSpec[];
+
+/** §2: "For Japan: submissions, orders, request center, account." */
+const JAPAN_ACCOUNT_MENU = [
+  { key: 'submissions', label: 'header.account.submissions', path: '/myaccount/submissions' },
+  { key: 'orders', label: 'header.account.orders', path: '/myaccount/orders' },
+  { key: 'requestCenter', label: 'header.account.requestCenter', path: '/myaccount/requests' },
+  { key: 'account', label: 'header.account.account', path: '/myaccount/settings' },
+] as const satisfies readonly LinkSpec[];
+
+const START_SUBMISSION_PATH = '/submit';
+
+/** The data the header's links depend on. */
+type NavData = Pick<ShellData, 'locale' | 'services' | 'features' | 'brand'>;
+
+/** §2: the Japan locale gets the Japanese site and the reduced navigation. */
+export function isJapanHeader(data: Pick<ShellData, 'locale'>): boolean {
+  return data.locale === 'ja-JP';
+}
+
+function siteOf(data: Pick<ShellData, 'locale'>): HeaderSite {
+  return isJapanHeader(data) ? 'gradingJapan' : 'grading';
+}
+
+/** An absolute href on one of the configured sites, localised by the §2 path rule where it applies. */
+export function siteHref(
+  services: ServiceBases,
+  site: HeaderSite,
+  path: string,
+  locale: Locale,
+): string {
+  const href = `${services[site].replace(/\/+$/, '')}${path}`;
+  return site === 'grading' ? localizeUrl(href, locale, { style: 'path' }) : href;
+}
+
+function resolveLink(data: NavData, spec: LinkSpec): NavLink {
+  return {
+    kind: 'link',
+    key: spec.key,
+    label: spec.label,
+    href: siteHref(data.services, siteOf(data), spec.path, data.locale),
+  };
+}
+
+function resolveItem(data: NavData, spec: NavSpec): NavItem {
+  if (spec.kind === 'link') return resolveLink(data, spec);
+  return {
+    kind: 'dropdown',
+    key: spec.key,
+    label: spec.label,
+    links: spec.links.map((link) => resolveLink(data, link)),
+  };
+}
+
+/** §2 desktop navigation, in order; the reduced set for the Japan locale. */
+export function desktopNav(data: NavData): readonly NavItem[] {
+  if (isJapanHeader(data)) return JAPAN_NAV.map((spec) => resolveItem(data, spec));
+  const first: NavSpec = data.features.includes(GETTING_STARTED_FEATURE)
+    ? GETTING_STARTED
+    : { kind: 'link', ...HOW_IT_WORKS };
+  return [first, ...GRADING_NAV].map((spec) => resolveItem(data, spec));
+}
+
+/** §2 "Used for sign-out when the brand is known": our own origin's route, with the brand. */
+export function signOutHref(brand: Brand): string {
+  return `/logout/collectorsid?b=${encodeURIComponent(brand)}`;
+}
+
+/** §2 account menu entries (the Japan set for ja-JP), then Sign Out. */
+export function accountMenu(data: NavData): AccountMenu {
+  const specs = isJapanHeader(data) ? JAPAN_ACCOUNT_MENU : ACCOUNT_MENU;
+  return {
+    links: specs.map((spec) => resolveLink(data, spec)),
+    signOut: {
+      kind: 'link',
+      key: 'signOut',
+      label: 'header.actions.signOut',
+      href: signOutHref(data.brand),
+    },
+  };
+}
+
+/** §2: the mobile panel holds the same entries as expandable sections, plus the account section. */
+export function mobileNav(data: NavData): MobileNav {
+  return { sections: desktopNav(data), account: accountMenu(data) };
+}
+
+/** §2: the start-submission button; its label is 'submit' for the Japan locale. */
+export function startSubmissionLink(data: NavData): NavLink {
+  return resolveLink(data, {
+    key: 'startSubmission',
+    label: isJapanHeader(data) ? 'header.actions.submit' : 'header.actions.startSubmission',
+    path: START_SUBMISSION_PATH,
+  });
+}
+
+/** The full header is the grading brand's header (§1): its logo goes to the grading site's home. */
+export function homeHref(data: NavData): string {
+  return siteHref(data.services, siteOf(data), '/', data.locale);
+}
+
+/**
+ * §2 active links: a link is compared with the current path; an absolute link by its path only.
+ * With `prefix`, the current path may also lie below the link's path.
+ */
+export function isCurrentLink(href: string, currentPath: string, prefix = false): boolean {
+  const linkPath = new URL(href, 'http://relative.invalid').pathname.replace(/\/+$/, '') || '/';
+  const current =
+    new URL(currentPath || '/', 'http://relative.invalid').pathname.replace(/\/+$/, '') || '/';
+  if (current === linkPath) return true;
+  return prefix && linkPath !== '/' && current.startsWith(`${linkPath}/`);
+}
+
+/** When nobody is signed in (the error page may show the shell): §2 "/signin", our own origin. */
+export const SIGN_IN_LINK: NavLink = {
+  kind: 'link',
+  key: 'signIn',
+  label: 'header.actions.signIn',
+  href: '/signin',
+};

@@ -3,7 +3,7 @@ import { logoPath } from '../../../src/brand/brand';
 import type { Translate } from '../../translate';
 import type { ShellData } from '../shell-data';
 import { ShellServicesContext } from '../shell-services';
-import { isActiveLink } from './active-link';
+import { isActiveLink } from '../active-link';
 import { footerModel, type FooterItem, type FooterVariant } from './footer-links';
 import { SocialIcon } from './social-icons';
 

@@ -1,5 +1,6 @@
 import type { Translate } from '../../translate';
-import { isCurrentLink, type NavLink } from './header-nav';
+import { isActiveLink } from '../active-link';
+import type { NavLink } from './header-nav';
 
 export interface NavLinkItemProps {
   readonly link: NavLink;
@@ -14,7 +15,7 @@ export function NavLinkItem({ link, t, currentPath, className }: NavLinkItemProp
     <a
       className={className}
       href={link.href}
-      aria-current={isCurrentLink(link.href, currentPath) ? 'page' : undefined}
+      aria-current={isActiveLink(link.href, currentPath) ? 'page' : undefined}
     >
       {t(link.label)}
     </a>

@@ -1,3 +1,4 @@
+import { isActiveLink } from '../active-link';
 import { BRANDS } from '../../../src/brand/brand';
 import { LOCALES, type Locale } from '../../../src/locale/locale';
 import { simpleHeaderLogo } from './header-brand';
@@ -5,7 +6,6 @@ import {
   accountMenu,
   desktopNav,
   homeHref,
-  isCurrentLink,
   mobileNav,
   signOutHref,
   startSubmissionLink,
@@ -147,7 +147,7 @@ describe('header navigation (§2 Headers)', () => {
   });
 });
 
-describe(isCurrentLink.name, () => {
+describe('header links use the shared active-link rule', () => {
   it.each([
     ['https://grading.test/myaccount/orders', '/myaccount/orders', false, true],
     ['https://grading.test/myaccount/orders/', '/myaccount/orders?page=2', false, true],
@@ -157,7 +157,7 @@ describe(isCurrentLink.name, () => {
     ['https://grading.test/', '/collection', true, false],
     ['/collection', '/collection', false, true],
   ])('%s against %s (prefix %s): %s', (href, current, prefix, expected) => {
-    expect(isCurrentLink(href, current, prefix)).toBe(expected);
+    expect(isActiveLink(href, current, { prefix })).toBe(expected);
   });
 });
 

@@ -289,18 +289,6 @@ export function homeHref(data: NavData): string {
   return siteHref(data.services, siteOf(data), '/', data.locale);
 }
 
-/**
- * §2 active links: a link is compared with the current path; an absolute link by its path only.
- * With `prefix`, the current path may also lie below the link's path.
- */
-export function isCurrentLink(href: string, currentPath: string, prefix = false): boolean {
-  const linkPath = new URL(href, 'http://relative.invalid').pathname.replace(/\/+$/, '') || '/';
-  const current =
-    new URL(currentPath || '/', 'http://relative.invalid').pathname.replace(/\/+$/, '') || '/';
-  if (current === linkPath) return true;
-  return prefix && linkPath !== '/' && current.startsWith(`${linkPath}/`);
-}
-
 /** When nobody is signed in (the error page may show the shell): §2 "/signin", our own origin. */
 export const SIGN_IN_LINK: NavLink = {
   kind: 'link',

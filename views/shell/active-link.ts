@@ -15,6 +15,19 @@ export interface ActiveLinkOptions {
  * only"). Links that point at no page (empty, fragment-only, `mailto:`, `tel:`...) have no path.
  */
 export function linkPath(href: string): string | undefined {
+  // Every page renders some sixty links from a fixed set: parse each address once.
+  if (pathCache.has(href)) return pathCache.get(href);
+  const path = parseLinkPath(href);
+  if (pathCache.size >= PATH_CACHE_LIMIT) pathCache.clear();
+  pathCache.set(href, path);
+  return path;
+}
+
+/** Bounds the cache: current paths (with their queries) are not a fixed set. */
+const PATH_CACHE_LIMIT = 5000;
+const pathCache = new Map<string, string | undefined>();
+
+function parseLinkPath(href: string): string | undefined {
   const trimmed = href.trim();
   if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('?')) return undefined;
   if (HAS_SCHEME.test(trimmed) && !/^https?:/i.test(trimmed)) return undefined;
@@ -29,7 +42,7 @@ export function linkPath(href: string): string | undefined {
 }
 
 /**
- * §2 Footer: whether a link is the current page. Exact path match by default; with `prefix`, also
+ * §2 (headers and footer): whether a link is the current page. Exact path match by default; with `prefix`, also
  * when the current path lies below the link's path on a segment boundary (`/vault` does not match
  * `/vaults`). The root link is active only on the root page even with `prefix`, or it would be active
  * everywhere. Queries and fragments never count: `currentPath` may carry the page's query.

@@ -56,6 +56,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
+  // Dynamic answers are personalised and no-store: an ETag (a hash of every body) would only cost time.
+  // Static files keep theirs (serve-static sets its own).
+  app.set('etag', false);
   app.use(
     helmet({
       // The CSP with per-request nonces for pages is set by the renderer; helmet's strict default covers the rest.

@@ -57,7 +57,7 @@ export function Dropdown({
         <ChevronIcon className="site-header__chevron" />
       </button>
       <div id={id} className="site-header__dropdown-panel" hidden={!open}>
-        {children}
+        {open ? children : null}
       </div>
     </div>
   );

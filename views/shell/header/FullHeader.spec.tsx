@@ -79,12 +79,11 @@ describe(FullHeader.name, () => {
         'header.nav.setRegistry',
         'header.nav.research.title',
         'header.nav.nearMe.title',
-        'header.nav.vaultAndSell.sellWithGoldin',
-        'header.brandNames.cardLadder',
-        'header.account.submissionsDashboard',
-        'header.actions.signOut',
       ])
         expect(html).toContain(label(locale, key));
+      // Closed dropdowns, the account menu and the mobile panel hold no links until opened (their
+      // entries are checked in header-nav.spec.ts; opening them in Chromium).
+      expect(html).not.toContain(label(locale, 'header.actions.signOut'));
       expect(html).not.toContain(label(locale, 'header.japanNav.contact'));
     },
   );
@@ -128,7 +127,7 @@ describe(FullHeader.name, () => {
   });
 
   it('marks the link of the current page with aria-current', () => {
-    const html = render(shellData({ currentPath: '/myaccount/orders' }));
-    expect(html).toContain('href="https://grading.test/myaccount/orders" aria-current="page"');
+    const html = render(shellData({ currentPath: '/setregistry' }));
+    expect(html).toContain('href="https://grading.test/setregistry" aria-current="page"');
   });
 });

@@ -61,47 +61,54 @@ export function MobilePanel(props: MobilePanelProps) {
   const accountLinks = props.signIn ? [props.signIn] : [...nav.account.links, nav.account.signOut];
   return (
     <div id={MOBILE_PANEL_ID} className="site-header__mobile" hidden={!open} onKeyDown={onKeyDown}>
-      <nav aria-label={t('header.a11y.mobileNavigation')}>
-        <ul className="site-header__mobile-sections">
-          {nav.sections.map((item) => {
-            if (item.kind === 'link')
-              return (
-                <li key={item.key}>
-                  <NavLinkItem
-                    link={item}
-                    t={t}
-                    currentPath={currentPath}
-                    className="site-header__mobile-link site-header__mobile-link--top"
-                  />
-                </li>
-              );
-            const isExpanded = expanded.includes(item.key);
-            return (
-              <li key={item.key}>
-                <button
-                  type="button"
-                  className="site-header__section-button"
-                  aria-expanded={isExpanded}
-                  aria-controls={sectionId(item.key)}
-                  onClick={() => props.onToggleSection(item.key)}
-                >
-                  <span>{t(item.label)}</span>
-                  <ChevronIcon className="site-header__chevron" />
-                </button>
-                <div id={sectionId(item.key)} hidden={!isExpanded}>
-                  <LinkList links={item.links} t={t} currentPath={currentPath} />
-                </div>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
-      <nav className="site-header__mobile-account" aria-labelledby={ACCOUNT_HEADING_ID}>
-        <p id={ACCOUNT_HEADING_ID} className="site-header__mobile-heading">
-          {t('header.a11y.accountMenu')}
-        </p>
-        <LinkList links={accountLinks} t={t} currentPath={currentPath} />
-      </nav>
+      {/* A closed panel holds nothing: its links are drawn when it opens (fewer bytes on every page). */}
+      {open ? (
+        <>
+          <nav aria-label={t('header.a11y.mobileNavigation')}>
+            <ul className="site-header__mobile-sections">
+              {nav.sections.map((item) => {
+                if (item.kind === 'link')
+                  return (
+                    <li key={item.key}>
+                      <NavLinkItem
+                        link={item}
+                        t={t}
+                        currentPath={currentPath}
+                        className="site-header__mobile-link site-header__mobile-link--top"
+                      />
+                    </li>
+                  );
+                const isExpanded = expanded.includes(item.key);
+                return (
+                  <li key={item.key}>
+                    <button
+                      type="button"
+                      className="site-header__section-button"
+                      aria-expanded={isExpanded}
+                      aria-controls={sectionId(item.key)}
+                      onClick={() => props.onToggleSection(item.key)}
+                    >
+                      <span>{t(item.label)}</span>
+                      <ChevronIcon className="site-header__chevron" />
+                    </button>
+                    <div id={sectionId(item.key)} hidden={!isExpanded}>
+                      {isExpanded ? (
+                        <LinkList links={item.links} t={t} currentPath={currentPath} />
+                      ) : null}
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+          <nav className="site-header__mobile-account" aria-labelledby={ACCOUNT_HEADING_ID}>
+            <p id={ACCOUNT_HEADING_ID} className="site-header__mobile-heading">
+              {t('header.a11y.accountMenu')}
+            </p>
+            <LinkList links={accountLinks} t={t} currentPath={currentPath} />
+          </nav>
+        </>
+      ) : null}
     </div>
   );
 }

@@ -14,7 +14,7 @@ import { createApiClient, UNAUTHORIZED_URL } from './api/api-client';
 import { ApiContext, createQueryClient } from './api/queries';
 import { createAnalytics } from './analytics';
 import { consentGiven } from './consent/consent';
-import { browserShellServices } from './shell/browser-services';
+import { browserShellServices, createToastOutlet } from './shell/browser-services';
 import { clearSignedOutStorage, isSignoutLink } from './shell/signout';
 import { useThemeControl } from './shell/theme';
 
@@ -28,11 +28,14 @@ const data = readPageData();
 const api = createApiClient({
   locale: () => data.locale,
   onUnauthorized: () => window.location.assign(UNAUTHORIZED_URL),
+  // §8: a call that never got an answer is surfaced with one of the three network messages.
+  onNetworkError: (message) => toasts.show({ id: 'network-error', variant: 'danger', message }),
   fetch: (input, init) =>
     window.fetch(input, { ...init, cache: 'no-store', credentials: 'same-origin' }),
 });
+const toasts = createToastOutlet();
 const queryClient = createQueryClient(data);
-const services = browserShellServices(api, data);
+const services = browserShellServices(api, data, toasts);
 
 function App() {
   const theme = useThemeControl(data.theme, api);

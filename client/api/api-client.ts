@@ -10,7 +10,7 @@ import { observable } from '@trpc/server/observable';
 import type { AppRouter } from '../../src/trpc/app-router';
 import { hexJsonTransformer } from '../../src/trpc/hex-json';
 import { CSRF_HEADER, LOCALE_HEADER, SSR_HEADER, TRPC_PATH } from '../../src/trpc/wire';
-import { networkFetch } from './network-fetch';
+import { NETWORK_MESSAGES, networkFetch } from './network-fetch';
 
 /** §8: where an UNAUTHORIZED answer sends the browser. */
 export const UNAUTHORIZED_URL = '/unauthredirect?error=Unauthorized';
@@ -28,6 +28,8 @@ export interface ApiClientOptions {
   readonly headers?: () => Record<string, string>;
   /** §8: called on an UNAUTHORIZED (the browser goes to UNAUTHORIZED_URL). */
   readonly onUnauthorized?: () => void;
+  /** §8: called with 'Network request failed' / 'Network request timed out' / 'Aborted'. */
+  readonly onNetworkError?: (message: string) => void;
   readonly fetch?: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
   readonly timeoutMs?: number;
 }
@@ -37,8 +39,10 @@ export interface CallContext extends Record<string, unknown> {
   readonly skipBatch?: boolean;
 }
 
-/** Watches every answer for UNAUTHORIZED (§8) without changing it. */
-function unauthorizedLink(onUnauthorized: () => void): TRPCLink<AppRouter> {
+const NETWORK_MESSAGE_SET: ReadonlySet<string> = new Set(Object.values(NETWORK_MESSAGES));
+
+/** Watches every answer for UNAUTHORIZED and network failures (§8) without changing it. */
+function errorWatchLink(options: ApiClientOptions): TRPCLink<AppRouter> {
   return () =>
     ({ op, next }) =>
       observable((observer) =>
@@ -46,7 +50,9 @@ function unauthorizedLink(onUnauthorized: () => void): TRPCLink<AppRouter> {
           next: (value) => observer.next(value),
           error: (error) => {
             if (error.data?.code === 'UNAUTHORIZED' && !NO_UNAUTHORIZED_REDIRECT.has(op.path)) {
-              onUnauthorized();
+              options.onUnauthorized?.();
+            } else if (!error.data && NETWORK_MESSAGE_SET.has(error.message)) {
+              options.onNetworkError?.(error.message);
             }
             observer.error(error);
           },
@@ -75,7 +81,7 @@ export function createApiClient(options: ApiClientOptions) {
   const common = { url, headers, fetch: fetchImpl, transformer: hexJsonTransformer };
   return createTRPCClient<AppRouter>({
     links: [
-      ...(options.onUnauthorized ? [unauthorizedLink(options.onUnauthorized)] : []),
+      errorWatchLink(options),
       splitLink({
         condition: (op) => op.context.skipBatch === true || op.path === 'cookie.setCookie',
         true: httpLink(common),

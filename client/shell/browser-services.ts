@@ -1,5 +1,7 @@
 import type { ShellData } from '../../views/shell/shell-data';
 import type { ShellServices } from '../../views/shell/shell-services';
+import type { ToastApi } from '../../views/shell/toasts/Toasts';
+import type { ToastInput } from '../../views/shell/toasts/toast-queue';
 import type { ApiClient } from '../api/api-client';
 
 /** localStorage when the browser allows it (private modes and policies may refuse it). */
@@ -29,10 +31,33 @@ export function readDocumentCookie(cookieHeader: string, name: string): string |
   return undefined;
 }
 
+/** Where code outside the components sends toasts; queued until the page's queue connects. */
+export function createToastOutlet() {
+  let sink: Pick<ToastApi, 'show' | 'dismiss'> | undefined;
+  const waiting: ToastInput[] = [];
+  return {
+    connect(toasts: Pick<ToastApi, 'show' | 'dismiss'>) {
+      sink = toasts;
+      for (const toast of waiting.splice(0)) sink.show(toast);
+    },
+    show(toast: ToastInput) {
+      if (sink) sink.show(toast);
+      else waiting.push(toast);
+    },
+  };
+}
+
+export type ToastOutlet = ReturnType<typeof createToastOutlet>;
+
 /** The ShellServices of a real browser page. */
-export function browserShellServices(api: ApiClient, data: ShellData): ShellServices {
+export function browserShellServices(
+  api: ApiClient,
+  data: ShellData,
+  toasts: ToastOutlet,
+): ShellServices {
   const storage = safeStorage();
   return {
+    connectToasts: (queue) => toasts.connect(queue),
     openConsent: () => {
       // A chunk that fails to load (offline) leaves the page as it is; the next click tries again.
       import('../consent/consent')

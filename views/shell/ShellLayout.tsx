@@ -1,4 +1,4 @@
-import { useContext, type ReactNode } from 'react';
+import { useContext, useEffect, type ReactNode } from 'react';
 import type { Translate } from '../translate';
 import { supportUrlOf } from './ErrorView';
 import { Footer } from './footer/Footer';
@@ -10,7 +10,7 @@ import type { ShellData } from './shell-data';
 import { ShellErrorBoundary } from './ShellErrorBoundary';
 import { ShellGuardGate } from './ShellGuardGate';
 import { ShellServicesContext } from './shell-services';
-import { ToastProvider, ToastRegion } from './toasts/Toasts';
+import { ToastProvider, ToastRegion, useToasts } from './toasts/Toasts';
 
 export interface ShellLayoutProps {
   readonly data: ShellData;
@@ -59,8 +59,19 @@ export function ShellLayout({ data, t, header, footer, guarded, children }: Shel
         </main>
         <Footer data={data} t={t} variant={footer} onOpenConsent={services.openConsent} />
         <ToastRegion t={t} />
+        <ToastBridge />
         <MobileAppNudge t={t} {...(services.storage ? { storage: services.storage } : {})} />
       </div>
     </ToastProvider>
   );
+}
+
+/** Hands the toast queue to the browser's services (nothing on the server). */
+function ToastBridge() {
+  const services = useContext(ShellServicesContext);
+  const { show, dismiss } = useToasts();
+  useEffect(() => {
+    services.connectToasts?.({ show, dismiss });
+  }, [services, show, dismiss]);
+  return null;
 }

@@ -1,4 +1,5 @@
 import { createContext } from 'react';
+import type { ToastApi } from './toasts/Toasts';
 
 /**
  * What only the browser can do, offered to the views through context: the server renders with the
@@ -17,6 +18,11 @@ export interface ShellServices {
   readonly currentUrl: () => string;
   /** A cookie the browser may read (QTM_SID, QTM_UID). */
   readonly readCookie: (name: string) => string | undefined;
+  /**
+   * Receives the page's toast queue once it exists, so code outside the component tree (the API
+   * client's failures, §8 network messages) can show toasts.
+   */
+  readonly connectToasts?: (toasts: Pick<ToastApi, 'show' | 'dismiss'>) => void;
 }
 
 export const SERVER_SHELL_SERVICES: ShellServices = {

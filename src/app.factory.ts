@@ -10,6 +10,7 @@ import { isDeveloperEnv } from './config/environment';
 import { CLIENT_DIST_DIR, LOCALES_DIR, PROJECT_ROOT } from './config/project-paths';
 import { CLIENT_ASSETS_PREFIX } from './render/client-assets';
 import { EmbeddedIdp } from './idp/provider/embedded-idp';
+import { AppMetrics, httpMetricsMiddleware } from './metrics';
 import { TRPC_PATH } from './trpc/trpc.middleware';
 
 /** Brand logos and favicons (§2, §9). Not content-hashed, so cached for a day rather than forever. */
@@ -54,6 +55,8 @@ function parsedUnlessApi(mediaType: string) {
 /** Process-wide HTTP settings: logger, proxy trust, security headers. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.useLogger(app.get(Logger));
+  // First, so that every answer is counted and timed, the embedded IdP's and static files' included.
+  app.use(httpMetricsMiddleware(app.get(AppMetrics)));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
   // Dynamic answers are personalised and no-store: an ETag (a hash of every body) would only cost time.

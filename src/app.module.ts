@@ -9,6 +9,7 @@ import { HealthModule } from './health/health.module';
 import { IdpModule } from './idp/idp.module';
 import { LocaleModule } from './locale/locale.module';
 import { LoggingModule, LoggingOptions } from './logging/logging.module';
+import { MetricsModule } from './metrics';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { RenderModule } from './render/render.module';
 import { SessionModule } from './session/session.module';
@@ -24,6 +25,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggingModule.forRoot(options),
+        MetricsModule,
         LocaleModule,
         RenderModule,
         SessionModule,

@@ -1,12 +1,14 @@
 import 'reflect-metadata';
+import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { createApp } from './app.factory';
 import type { AppConfig } from './config/app-config';
 import { ConfigError } from './config/config.schema';
 import { loadConfig } from './config/load-config';
-
-/** How long in-flight requests get to finish after SIGTERM before the process gives up. */
-const SHUTDOWN_GRACE_MS = 10_000;
+import { GracefulShutdown } from './lifecycle/graceful-shutdown';
+import { HttpDrain } from './lifecycle/http-drain';
+import { installProcessGuards } from './lifecycle/process-guards';
+import { ShutdownState } from './lifecycle/shutdown-state';
 
 function configOrExit(): AppConfig {
   try {
@@ -25,22 +27,16 @@ async function bootstrap(): Promise<void> {
   const config = configOrExit();
   const app = await createApp(config);
   const logger = app.get(Logger);
+  const exit = (code: number): never => process.exit(code);
+  installProcessGuards(logger, exit);
+  // Tracks in-flight responses from the first request, so a shutdown can close their connections.
+  const drain = new HttpDrain(app.getHttpServer() as Server);
   await app.listen(config.http.port, config.http.host);
   logger.log(`listening on ${config.http.publicUrl} (${config.env}, IdP ${config.idp.mode})`);
-
-  // Stop accepting connections, let in-flight requests finish, close stores, exit 0 (a clean stop for
-  // orchestrators); exit 1 if that takes longer than the grace period.
-  const shutdown = (signal: NodeJS.Signals): void => {
-    logger.log(`${signal} received: shutting down`);
-    const timer = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS);
-    timer.unref();
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  new GracefulShutdown(
+    { app, state: app.get(ShutdownState), drain, logger, exit },
+    config.shutdown,
+  ).listen();
 }
 
 bootstrap().catch((error: unknown) => {

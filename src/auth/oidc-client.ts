@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import * as client from 'openid-client';
 import type { ClientCredentials } from '../config/app-config';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { AppError } from '../errors/app-error';
 import type { TokenSet } from '../session/sessions';
 
 /** §7: token redirects and refreshes ask for these scopes. */
@@ -9,7 +10,12 @@ export const SIGNIN_SCOPE = 'openid customer offline_access';
 /** §7: the refresh request's scope, in Okta's order. */
 export const REFRESH_SCOPE = 'offline_access openid customer';
 
-export class IdpError extends Error {
+/**
+ * A failed exchange with the IdP. It is an AppError so that one that reaches the exception filter
+ * uncaught becomes a clear page rather than a bare 500: an outage is `OktaError` (502, "our sign-in
+ * service is not answering"), a refusal is `SigninFailed`.
+ */
+export class IdpError extends AppError {
   /**
    * The IdP was reached, but the callback or its answer failed validation (a missing or foreign
    * `iss`, a `state` or nonce mismatch, a malformed response): a failed sign-in, not an outage.
@@ -22,9 +28,18 @@ export class IdpError extends Error {
     readonly oauthError: string | undefined,
     options?: { cause?: unknown; invalidResponse?: boolean },
   ) {
-    super(message, options);
+    const refused = oauthError !== undefined || (options?.invalidResponse ?? false);
+    super(refused ? 'SigninFailed' : 'OktaError', message, options);
     this.name = 'IdpError';
     this.invalidResponse = options?.invalidResponse ?? false;
+  }
+
+  /**
+   * The IdP did not answer (unreachable, timed out, an HTTP error page): nothing was decided about the
+   * collector, so a session must not end because of it.
+   */
+  get outage(): boolean {
+    return this.oauthError === undefined && !this.invalidResponse;
   }
 }
 

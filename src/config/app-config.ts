@@ -63,6 +63,16 @@ export interface AppConfig {
   readonly log: {
     readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   };
+  /** Graceful shutdown on SIGTERM/SIGINT (src/lifecycle/graceful-shutdown.ts). */
+  readonly shutdown: {
+    /**
+     * How long the instance keeps accepting new connections after the signal while /readyz already
+     * answers 503, so that a load balancer sees it leave before connections are refused.
+     */
+    readonly drainMs: number;
+    /** The hard limit from the signal to the exit: past it the process exits 1 with requests unfinished. */
+    readonly timeoutMs: number;
+  };
 }
 
 /** Injection token for the parsed configuration. */

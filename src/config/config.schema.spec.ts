@@ -165,3 +165,30 @@ describe(parseConfig.name, () => {
     expect(problemsOf(productionEnv('qa'))).toEqual([]);
   });
 });
+
+describe('graceful shutdown settings', () => {
+  it('stops at once locally and drains for 5 s behind the load balancers of qa and prod', () => {
+    expect(parseConfig({}).shutdown).toEqual({ drainMs: 0, timeoutMs: 10_000 });
+    expect(parseConfig({ APP_ENV: 'dev' }).shutdown).toEqual({ drainMs: 0, timeoutMs: 10_000 });
+    expect(parseConfig(productionEnv()).shutdown).toEqual({ drainMs: 5_000, timeoutMs: 10_000 });
+  });
+
+  it('takes SHUTDOWN_DRAIN_MS and SHUTDOWN_TIMEOUT_MS', () => {
+    expect(
+      parseConfig({ SHUTDOWN_DRAIN_MS: '1500', SHUTDOWN_TIMEOUT_MS: '20000' }).shutdown,
+    ).toEqual({ drainMs: 1_500, timeoutMs: 20_000 });
+  });
+
+  it.each([
+    ['a negative drain', { SHUTDOWN_DRAIN_MS: '-1' }, ['SHUTDOWN_DRAIN_MS']],
+    ['a drain that is not a number', { SHUTDOWN_DRAIN_MS: 'soon' }, ['SHUTDOWN_DRAIN_MS']],
+    ['a timeout under a second', { SHUTDOWN_TIMEOUT_MS: '10' }, ['SHUTDOWN_TIMEOUT_MS']],
+    [
+      'a drain as long as the timeout',
+      { SHUTDOWN_DRAIN_MS: '5000', SHUTDOWN_TIMEOUT_MS: '5000' },
+      ['SHUTDOWN_DRAIN_MS'],
+    ],
+  ] as const)('refuses %s', (_name, env, keys) => {
+    expect(problemsOf(env)).toEqual(keys);
+  });
+});

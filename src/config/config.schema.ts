@@ -315,6 +315,21 @@ export function parseConfig(raw: RawEnv): AppConfig {
     }),
   };
 
+  // A load balancer needs a few probe intervals to see /readyz turn 503 (qa and prod run behind one);
+  // on a laptop nothing is watching, so stop at once.
+  const drainMs = read(
+    'SHUTDOWN_DRAIN_MS',
+    z.coerce.number().int().min(0).max(60_000),
+    developer ? 0 : 5_000,
+  );
+  const timeoutMs = read('SHUTDOWN_TIMEOUT_MS', z.coerce.number().int().min(1_000).max(300_000), 10_000);
+  if (drainMs >= timeoutMs) {
+    problems.push({
+      key: 'SHUTDOWN_DRAIN_MS',
+      message: `must be less than SHUTDOWN_TIMEOUT_MS (${timeoutMs})`,
+    });
+  }
+
   const { directory, problems: brandProblems } = buildBrandDirectory({
     env,
     services,
@@ -347,5 +362,6 @@ export function parseConfig(raw: RawEnv): AppConfig {
     brandClients,
     rateLimit,
     log,
+    shutdown: { drainMs, timeoutMs },
   };
 }

@@ -11,12 +11,14 @@ import { I18nService } from 'nestjs-i18n';
 import { PinoLogger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { redactUrl } from '../logging/redaction';
+import { AppMetrics } from '../metrics';
 import type { Translate } from '../../views/translate';
 import { isBrand } from '../brand/brand';
 import type { Locale } from '../locale/locale';
 import { localeOfRequest } from '../locale/request-locale';
 import { ShellRenderer } from '../render/shell-renderer';
 import { AppError } from './app-error';
+import { errorSummary } from './error-summary';
 
 export interface ErrorBody {
   readonly statusCode: number;
@@ -38,6 +40,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     private readonly logger: PinoLogger,
     private readonly i18n: I18nService,
     private readonly shell: ShellRenderer,
+    private readonly metrics: AppMetrics,
   ) {
     this.logger.setContext(AllExceptionsFilter.name);
   }
@@ -49,7 +52,20 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const correlationId = typeof req.id === 'string' ? req.id : '';
     const t = this.translator(localeOfRequest(req));
     const body = this.localize(this.describe(exception, correlationId), t);
-    if (body.statusCode >= 500) {
+    // Issue 7: on a sign-in or sign-out route this is a failed sign-in or sign-out, by its code.
+    this.metrics.requestFailed(req, body.error);
+    if (exception instanceof AppError && body.statusCode >= 500) {
+      // A known outage (the session store or the IdP cannot answer): one line that says which, and why.
+      this.logger.error(
+        {
+          correlationId,
+          status: body.statusCode,
+          error: body.error,
+          cause: errorSummary(exception.cause),
+        },
+        `request failed: ${exception.message}`,
+      );
+    } else if (body.statusCode >= 500) {
       this.logger.error({ err: exception, correlationId }, 'unhandled error');
     } else {
       this.logger.warn(
@@ -58,6 +74,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
       );
     }
     if (res.headersSent) return;
+    // Nothing half-done reaches the browser: a request that failed on our side drops the cookies it
+    // had set so far (e.g. a sign-in binding whose IdP redirect could not be built).
+    if (body.statusCode >= 500) res.removeHeader('Set-Cookie');
     res.status(body.statusCode).setHeader('Cache-Control', 'no-store');
     // A browser navigating (Accept: text/html first) gets the error page; API callers get JSON.
     if (req.accepts(['json', 'html']) === 'html') {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { ShutdownState } from '../lifecycle/shutdown-state';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
 import { HealthController } from './health.controller';
 import { READINESS_CHECKS } from './health.tokens';
@@ -9,6 +10,8 @@ import { idpDiscoveryCheck, sessionStoreCheck } from './readiness-checks';
 @Module({
   controllers: [HealthController],
   providers: [
+    // One instance: main.ts sets it on SIGTERM, readiness reads it.
+    ShutdownState,
     {
       provide: READINESS_CHECKS,
       inject: [APP_CONFIG, SESSION_STORE],
@@ -19,5 +22,6 @@ import { idpDiscoveryCheck, sessionStoreCheck } from './readiness-checks';
       ],
     },
   ],
+  exports: [ShutdownState],
 })
 export class HealthModule {}

@@ -2,15 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import type { Brand } from '../brand/brand';
 import { BRAND_DEFINITIONS } from '../brand/brand-definitions';
+import { AppMetrics } from '../metrics';
 
 /**
  * Audit events (§4 After login step 1 "the sign-in event is recorded with the brand", §4 Sign-out
  * step 4 "Logout"): one structured log line each, with the brand and its source-site label, never a
- * token.
+ * token. Each is also counted in signins_total / signouts_total (issue 7; failures are counted by the
+ * exception filter).
  */
 @Injectable()
 export class AuthEvents {
-  constructor(private readonly logger: PinoLogger) {
+  constructor(
+    private readonly logger: PinoLogger,
+    private readonly metrics: AppMetrics,
+  ) {
     this.logger.setContext('AuthEvents');
   }
 
@@ -23,6 +28,7 @@ export class AuthEvents {
       { event: 'signin', brand, sourceSite: BRAND_DEFINITIONS[brand].sourceSite, how, ...subject },
       'sign-in',
     );
+    this.metrics.signin(brand);
   }
 
   logout(brand: Brand, subject: { sub?: string; collectorsId?: number }, signedIn: boolean): void {
@@ -36,5 +42,6 @@ export class AuthEvents {
       },
       'sign-out',
     );
+    this.metrics.signout(brand, signedIn);
   }
 }

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { SessionStore, assertValidKey, assertValidTtl } from './session-store';
+import { SessionStore, assertValidKey, assertValidMember, assertValidTtl } from './session-store';
 
 const COMMAND_TIMEOUT_MS = 2000;
 
@@ -8,6 +8,13 @@ const INCREMENT_SCRIPT = `
 local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n`;
+
+/** SADD, and keep the set at least ARGV[2] seconds more, atomically. */
+const ADD_MEMBER_SCRIPT = `
+redis.call('SADD', KEYS[1], ARGV[1])
+local ttl = redis.call('TTL', KEYS[1])
+if ttl < tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
+return 1`;
 
 /**
  * Redis adapter for several instances behind a load balancer. Commands fail fast while Redis is
@@ -52,6 +59,11 @@ export class RedisSessionStore implements SessionStore {
     return (await this.client.set(this.k(key), value, 'EX', ttlSeconds, 'NX')) === 'OK';
   }
 
+  async replace(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    assertValidTtl(ttlSeconds);
+    return (await this.client.set(this.k(key), value, 'EX', ttlSeconds, 'XX')) === 'OK';
+  }
+
   async take(key: string): Promise<string | undefined> {
     return (await this.client.getdel(this.k(key))) ?? undefined;
   }
@@ -63,6 +75,21 @@ export class RedisSessionStore implements SessionStore {
   async increment(key: string, windowSeconds: number): Promise<number> {
     assertValidTtl(windowSeconds);
     return Number(await this.client.eval(INCREMENT_SCRIPT, 1, this.k(key), windowSeconds));
+  }
+
+  async addMember(key: string, member: string, ttlSeconds: number): Promise<void> {
+    assertValidMember(member);
+    assertValidTtl(ttlSeconds);
+    await this.client.eval(ADD_MEMBER_SCRIPT, 1, this.k(key), member, ttlSeconds);
+  }
+
+  async removeMember(key: string, member: string): Promise<void> {
+    assertValidMember(member);
+    await this.client.srem(this.k(key), member);
+  }
+
+  async members(key: string): Promise<string[]> {
+    return this.client.smembers(this.k(key));
   }
 
   async ping(): Promise<void> {

@@ -61,6 +61,18 @@ export function describeSessionStoreContract(
       expect(await store.get(k)).toBe('third');
     });
 
+    it('replace overwrites only a live value', async () => {
+      const k = key('replace');
+      expect(await store.replace(k, 'ghost', 60)).toBe(false);
+      expect(await store.get(k)).toBeUndefined();
+      await store.set(k, 'one', 60);
+      expect(await store.replace(k, 'two', 60)).toBe(true);
+      expect(await store.get(k)).toBe('two');
+      await store.delete(k);
+      expect(await store.replace(k, 'three', 60)).toBe(false);
+      expect(await store.get(k)).toBeUndefined();
+    });
+
     it('take returns a value exactly once, even to concurrent callers', async () => {
       const k = key('take');
       await store.set(k, 'code', 60);
@@ -85,11 +97,43 @@ export function describeSessionStoreContract(
       expect(await store.increment(k, 1)).toBe(1);
     });
 
+    it('keeps sets: add, remove, list, and delete the whole set', async () => {
+      const k = key('set');
+      expect(await store.members(k)).toEqual([]);
+      await store.addMember(k, 'a', 60);
+      await store.addMember(k, 'b', 60);
+      await store.addMember(k, 'a', 60);
+      expect((await store.members(k)).sort()).toEqual(['a', 'b']);
+      await store.removeMember(k, 'a');
+      await store.removeMember(k, 'missing');
+      expect(await store.members(k)).toEqual(['b']);
+      await store.delete(k);
+      expect(await store.members(k)).toEqual([]);
+    });
+
+    it('keeps a set as long as its latest addition asks', async () => {
+      const k = key('set-ttl');
+      await store.addMember(k, 'early', 1);
+      await store.addMember(k, 'late', 3);
+      await advance(1.2);
+      expect((await store.members(k)).sort()).toEqual(['early', 'late']);
+      await advance(2.2);
+      expect(await store.members(k)).toEqual([]);
+    });
+
+    it('adds concurrently without losing a member', async () => {
+      const k = key('set-race');
+      await Promise.all(Array.from({ length: 20 }, (_, i) => store.addMember(k, `m${i}`, 60)));
+      expect(await store.members(k)).toHaveLength(20);
+    });
+
     it('refuses empty or oversized keys and non-positive lifetimes', async () => {
       await expect(store.set('', 'v', 60)).rejects.toThrow(RangeError);
       await expect(store.get('k'.repeat(600))).rejects.toThrow(RangeError);
       await expect(store.set(key('ttl0'), 'v', 0)).rejects.toThrow(RangeError);
       await expect(store.set(key('ttl-frac'), 'v', 1.5)).rejects.toThrow(RangeError);
+      await expect(store.addMember(key('m'), '', 60)).rejects.toThrow(RangeError);
+      await expect(store.addMember(key('m'), 'x'.repeat(600), 60)).rejects.toThrow(RangeError);
     });
   });
 }

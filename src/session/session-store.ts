@@ -10,17 +10,39 @@ export interface SessionStore {
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
   /** Stores only when the key is absent (or expired); true when this call stored it. */
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
+  /**
+   * Overwrites only a value that is still there (a session being refreshed must not come back after
+   * it was ended); true when this call wrote it.
+   */
+  replace(key: string, value: string, ttlSeconds: number): Promise<boolean>;
   /** Reads and deletes in one atomic step, so a one-time value can be taken exactly once. */
   take(key: string): Promise<string | undefined>;
   delete(key: string): Promise<void>;
   /** Adds one to a counter whose window starts at its first increment; returns the new count. */
   increment(key: string, windowSeconds: number): Promise<number>;
+  /**
+   * Sets of strings (e.g. the sessions of one collector): adds a member and keeps the set for at
+   * least ttlSeconds more. `delete(key)` removes the whole set.
+   */
+  addMember(key: string, member: string, ttlSeconds: number): Promise<void>;
+  removeMember(key: string, member: string): Promise<void>;
+  /** The set's members, in no particular order; empty when there is no such set. */
+  members(key: string): Promise<string[]>;
   /** Resolves when the store answers; used by readiness. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
 export const SESSION_STORE = Symbol('SESSION_STORE');
+
+/** Members of a set are bounded like keys. */
+export const MAX_MEMBER_LENGTH = 512;
+
+export function assertValidMember(member: string): void {
+  if (member.length === 0 || member.length > MAX_MEMBER_LENGTH) {
+    throw new RangeError(`set member must be 1-${MAX_MEMBER_LENGTH} characters`);
+  }
+}
 
 /** Keys are namespaced by purpose, e.g. `session:…`, `ratelimit:…`; this bounds their size. */
 export const MAX_KEY_LENGTH = 512;

@@ -1,5 +1,6 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { AppMetrics, InstrumentedSessionStore } from '../metrics';
 import { RedisSessionStore } from './redis-session-store';
 import { SESSION_STORE, SessionStore } from './session-store';
 import { SqliteSessionStore } from './sqlite-session-store';
@@ -16,7 +17,15 @@ export function createSessionStore(config: AppConfig): SessionStore {
 
 @Global()
 @Module({
-  providers: [{ provide: SESSION_STORE, inject: [APP_CONFIG], useFactory: createSessionStore }],
+  providers: [
+    {
+      provide: SESSION_STORE,
+      inject: [APP_CONFIG, AppMetrics],
+      // Issue 7: whichever adapter is configured, every call is timed and every failure counted.
+      useFactory: (config: AppConfig, metrics: AppMetrics): SessionStore =>
+        new InstrumentedSessionStore(createSessionStore(config), metrics),
+    },
+  ],
   exports: [SESSION_STORE],
 })
 export class SessionModule implements OnApplicationShutdown {

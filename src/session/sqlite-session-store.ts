@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SessionStore, assertValidKey, assertValidTtl } from './session-store';
+import { SessionStore, assertValidKey, assertValidMember, assertValidTtl } from './session-store';
 
 /** How often expired rows are swept; reads ignore expired rows regardless. */
 const PURGE_INTERVAL_MS = 60_000;
@@ -59,7 +59,14 @@ export class SqliteSessionStore implements SessionStore {
          value TEXT NOT NULL,
          expires_at INTEGER NOT NULL
        ) WITHOUT ROWID;
-       CREATE INDEX IF NOT EXISTS kv_expires_at ON kv (expires_at);`,
+       CREATE INDEX IF NOT EXISTS kv_expires_at ON kv (expires_at);
+       CREATE TABLE IF NOT EXISTS kv_members (
+         key TEXT NOT NULL,
+         member TEXT NOT NULL,
+         expires_at INTEGER NOT NULL,
+         PRIMARY KEY (key, member)
+       ) WITHOUT ROWID;
+       CREATE INDEX IF NOT EXISTS kv_members_expires_at ON kv_members (expires_at);`,
     );
     const s = {
       get: this.db.prepare<[string, number], { value: string }>(
@@ -76,7 +83,26 @@ export class SqliteSessionStore implements SessionStore {
         'SELECT value, expires_at FROM kv WHERE key = ? AND expires_at > ?',
       ),
       delete: this.db.prepare<[string]>('DELETE FROM kv WHERE key = ?'),
+      replace: this.db.prepare<[string, number, string, number]>(
+        'UPDATE kv SET value = ?, expires_at = ? WHERE key = ? AND expires_at > ?',
+      ),
       purge: this.db.prepare<[number]>('DELETE FROM kv WHERE expires_at <= ?'),
+      purgeMembers: this.db.prepare<[number]>('DELETE FROM kv_members WHERE expires_at <= ?'),
+      // A set lives as long as its longest-lived member: adding extends every member of the set.
+      addMember: this.db.prepare<[string, string, number]>(
+        `INSERT INTO kv_members (key, member, expires_at) VALUES (?, ?, ?)
+         ON CONFLICT(key, member) DO UPDATE SET expires_at = MAX(kv_members.expires_at, excluded.expires_at)`,
+      ),
+      extendMembers: this.db.prepare<[number, string, number]>(
+        'UPDATE kv_members SET expires_at = ? WHERE key = ? AND expires_at < ?',
+      ),
+      removeMember: this.db.prepare<[string, string]>(
+        'DELETE FROM kv_members WHERE key = ? AND member = ?',
+      ),
+      members: this.db.prepare<[string, number], { member: string }>(
+        'SELECT member FROM kv_members WHERE key = ? AND expires_at > ?',
+      ),
+      deleteMembers: this.db.prepare<[string]>('DELETE FROM kv_members WHERE key = ?'),
       ping: this.db.prepare('SELECT 1'),
     };
     this.statements = s;
@@ -131,6 +157,17 @@ export class SqliteSessionStore implements SessionStore {
     });
   }
 
+  replace(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    return this.run(() => {
+      assertValidKey(key);
+      const expiresAt = this.expiry(ttlSeconds);
+      const written = this.statements.replace.run(value, expiresAt, key, this.now()).changes === 1;
+      if (written) this.remember(key, value, expiresAt);
+      else this.cache.delete(key);
+      return written;
+    });
+  }
+
   take(key: string): Promise<string | undefined> {
     return this.run(
       this.db.transaction(() => {
@@ -147,6 +184,7 @@ export class SqliteSessionStore implements SessionStore {
     return this.run(() => {
       assertValidKey(key);
       this.statements.delete.run(key);
+      this.statements.deleteMembers.run(key);
       this.cache.delete(key);
       this.counters.delete(key);
     });
@@ -168,6 +206,33 @@ export class SqliteSessionStore implements SessionStore {
       counter.count += 1;
       counter.dirty = true;
       return counter.count;
+    });
+  }
+
+  addMember(key: string, member: string, ttlSeconds: number): Promise<void> {
+    return this.run(
+      this.db.transaction(() => {
+        assertValidKey(key);
+        assertValidMember(member);
+        const expiresAt = this.expiry(ttlSeconds);
+        this.statements.addMember.run(key, member, expiresAt);
+        this.statements.extendMembers.run(expiresAt, key, expiresAt);
+      }),
+    );
+  }
+
+  removeMember(key: string, member: string): Promise<void> {
+    return this.run(() => {
+      assertValidKey(key);
+      assertValidMember(member);
+      this.statements.removeMember.run(key, member);
+    });
+  }
+
+  members(key: string): Promise<string[]> {
+    return this.run(() => {
+      assertValidKey(key);
+      return this.statements.members.all(key, this.now()).map((row) => row.member);
     });
   }
 
@@ -225,6 +290,7 @@ export class SqliteSessionStore implements SessionStore {
     for (const [key, cached] of this.cache) if (cached.expiresAt <= now) this.cache.delete(key);
     try {
       this.statements.purge.run(now);
+      this.statements.purgeMembers.run(now);
     } catch {
       // Expired rows are invisible to reads anyway; the next sweep tries again.
     }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PinoLogger } from 'nestjs-pino';
 import { IdpError, OidcClient } from '../auth/oidc-client';
+import { AppMetrics } from '../metrics';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
 import { SessionRecord, Sessions, TokenSet } from '../session/sessions';
 
@@ -31,6 +32,7 @@ export class TokenRefresher {
     private readonly sessions: Sessions,
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     private readonly logger: PinoLogger,
+    private readonly metrics: AppMetrics,
   ) {
     this.logger.setContext(TokenRefresher.name);
   }
@@ -56,10 +58,13 @@ export class TokenRefresher {
       // Another instance may have refreshed between our read and the lock.
       const current = (await this.sessions.get(sessionId)) ?? record;
       if (isFresh(current.tokens)) return current;
-      if (!current.tokens.refreshToken) return this.signOut(sessionId, 'no refresh token');
+      if (!current.tokens.refreshToken) {
+        this.metrics.tokenRefresh('no_refresh_token');
+        return this.signOut(sessionId, 'no refresh token');
+      }
       try {
         const tokens = await this.oidc.refresh(current.tokens.refreshToken);
-        return await this.sessions.updateTokens(sessionId, {
+        const updated = await this.sessions.updateTokens(sessionId, {
           accessToken: tokens.accessToken,
           refreshToken: tokens.refreshToken ?? current.tokens.refreshToken,
           ...((tokens.idToken ?? current.tokens.idToken)
@@ -67,9 +72,14 @@ export class TokenRefresher {
             : {}),
           expiresAt: tokens.expiresAt,
         });
+        this.metrics.tokenRefresh('success');
+        return updated;
       } catch (error) {
-        if (error instanceof IdpError)
+        if (error instanceof IdpError) {
+          this.metrics.tokenRefresh('refused');
           return this.signOut(sessionId, error.oauthError ?? error.message);
+        }
+        this.metrics.tokenRefresh('error');
         throw error;
       }
     } finally {

@@ -38,7 +38,7 @@ describe('account API client (issue 5: the browser client)', () => {
       }),
       fetch: (input, init) => {
         sent.push({
-          url: String(input),
+          url: input instanceof Request ? input.url : input instanceof URL ? input.href : input,
           method: init?.method ?? 'GET',
           headers: Object.fromEntries(new Headers(init?.headers).entries()),
         });

@@ -73,6 +73,11 @@ export function browserShellServices(
     },
     ...(storage ? { storage } : {}),
     replaceLocation: (url) => window.location.replace(url),
+    assignLocation: (url) => window.location.assign(url),
+    endSession: async (handle) => {
+      await api.account.endSession.mutate({ handle });
+    },
+    endOtherSessions: async () => (await api.account.endOtherSessions.mutate()).ended,
     currentUrl: () => window.location.href,
     readCookie: (name) => readDocumentCookie(document.cookie, name),
   };

@@ -11,6 +11,7 @@ import { ResponseCookies } from '../cookies/response-cookies';
 import { DemoBrandController } from '../demo/demo-brand.controller';
 import { AuthEvents } from '../logging/auth-events';
 import { CollectionController } from '../shell/collection.controller';
+import { SessionsController } from '../shell/sessions.controller';
 import { Sessions } from '../session/sessions';
 import { LegacyCookieMiddleware } from '../token/legacy-cookie.middleware';
 import { TokenParamMiddleware } from '../token/token-param.middleware';
@@ -28,6 +29,10 @@ import { OidcClient } from './oidc-client';
 import { SigninService } from './signin.service';
 import { SignoutService } from './signout.service';
 import { UnauthController } from './unauth.controller';
+import { SessionEnding } from './session-ending';
+import { BackchannelController } from '../backchannel/backchannel.controller';
+import { BackchannelNotifier } from '../backchannel/backchannel-notifier';
+import { ServiceSigningKey } from '../backchannel/service-signing-key';
 
 /** The sign-in service (issue 4): routes of §2, sessions, tokens, handoff, sign-out. */
 @Module({})
@@ -46,6 +51,9 @@ export class AuthModule implements NestModule {
       AuthEvents,
       SigninService,
       SignoutService,
+      SessionEnding,
+      ServiceSigningKey,
+      BackchannelNotifier,
       BrandTokenService,
       AppRouterFactory,
     ];
@@ -55,6 +63,8 @@ export class AuthModule implements NestModule {
         AuthController,
         UnauthController,
         CollectionController,
+        SessionsController,
+        BackchannelController,
         ...(isDeveloperEnv(config.env) ? [DemoBrandController] : []),
       ],
       providers,

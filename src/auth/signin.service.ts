@@ -223,6 +223,10 @@ export function sessionFrom(
       expiresAt: tokens.expiresAt,
     },
     ...(userAgent ? { userAgent } : {}),
+    // The IdP's session, named in its back-channel logout tokens (OIDC Back-Channel Logout §2.4).
+    ...(typeof tokens.claims.sid === 'string' && tokens.claims.sid.length <= 256
+      ? { idpSid: tokens.claims.sid }
+      : {}),
   };
 }
 

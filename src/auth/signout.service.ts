@@ -11,9 +11,9 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { AuthEvents } from '../logging/auth-events';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
-import { Sessions } from '../session/sessions';
 import { random } from './login-state';
 import { OidcClient } from './oidc-client';
+import { SessionEnding } from './session-ending';
 
 const LOGOUT_STATE_TTL_SECONDS = 600;
 const MAX_CARRIED_PARAM = 2048;
@@ -35,7 +35,7 @@ export class SignoutService {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(REDIRECT_POLICY) private readonly policy: RedirectPolicy,
     @Inject(SESSION_STORE) private readonly store: SessionStore,
-    private readonly sessions: Sessions,
+    private readonly ending: SessionEnding,
     private readonly oidc: OidcClient,
     private readonly cookies: ResponseCookies,
     private readonly events: AuthEvents,
@@ -47,20 +47,7 @@ export class SignoutService {
   async signOut(req: Request, res: Response): Promise<string> {
     const brandParam = parseBrandParam(req.query.b);
     const brand: Brand = brandParam.ok ? brandParam.brand : 'collectors';
-    const sessionId = this.cookies.read(req).sessionId;
-    const record = await this.sessions.get(sessionId);
-    if (record) {
-      await this.sessions.delete(sessionId);
-      if (record.tokens.refreshToken) {
-        // A failed revocation must not keep the collector signed in here; it is logged and we go on.
-        await this.oidc.revoke(record.tokens.refreshToken).catch((error: unknown) => {
-          this.logger.warn(
-            { err: error instanceof Error ? error.message : 'revoke failed' },
-            'refresh token revocation failed',
-          );
-        });
-      }
-    }
+    const record = await this.ending.endById(this.cookies.read(req).sessionId, 'signout');
     this.cookies.clearTokens(res);
     this.events.logout(
       brand,

@@ -41,6 +41,15 @@ export interface AppConfig {
     readonly trustProxy: number;
   };
   readonly services: ServiceBases;
+  /** Issue 7: back-channel logout to brands (OpenID Connect Back-Channel Logout 1.0). */
+  readonly backchannel: {
+    /** Each brand's endpoint for logout tokens. */
+    readonly uris: Partial<Record<Brand, string>>;
+    /** A private RSA JWK (JSON) for signing them; generated under DATA_DIR when absent (local/dev). */
+    readonly signingKey?: string;
+    /** The first retry's delay; each further one waits four times longer. */
+    readonly retryBaseMs: number;
+  };
   /** §3 enabled features (ENABLED_FEATURES, comma-separated), handed to the shell pages. */
   readonly features: readonly string[];
   readonly dataDir: string;

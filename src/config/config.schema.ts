@@ -102,6 +102,26 @@ const rateLimitSchema = z
   })
   .refine((r) => r.limit >= 1 && r.windowSeconds >= 1, 'limit and window must be at least 1');
 
+/** A private RSA key as a JWK (RS256 logout tokens): JSON with kty RSA and the private exponent. */
+const serviceSigningKey = z
+  .string()
+  .transform((v, ctx) => {
+    try {
+      return JSON.parse(v) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON Web Key' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z.looseObject({
+      kty: z.literal('RSA', 'must be an RSA key'),
+      n: z.string().min(340, 'must be at least 2048 bits'),
+      e: z.string().min(1),
+      d: z.string().min(1, 'must be a private key'),
+    }),
+  );
+
 const brandClient = (developer: boolean) =>
   z.strictObject({
     clientId: z.string().min(1).max(200),
@@ -280,6 +300,46 @@ export function parseConfig(raw: RawEnv): AppConfig {
     brandClients = developerBrandClients();
   }
 
+  // Issue 7: brands that want back-channel logout (OIDC Back-Channel Logout 1.0) name their endpoint.
+  let backchannelUris: Partial<Record<Brand, string>> = {};
+  if (raw.BACKCHANNEL_LOGOUT_URIS) {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.BACKCHANNEL_LOGOUT_URIS);
+    } catch {
+      problems.push({
+        key: 'BACKCHANNEL_LOGOUT_URIS',
+        message: 'must be a JSON object of brand code to https URL',
+      });
+    }
+    if (json !== undefined) {
+      const uri = developer
+        ? absoluteHttpUrl
+        : absoluteHttpUrl.refine((v) => v.startsWith('https:'), 'must be https');
+      const parsed = z.partialRecord(z.enum(BRANDS), uri).safeParse(json);
+      if (parsed.success) backchannelUris = parsed.data;
+      else problems.push({ key: 'BACKCHANNEL_LOGOUT_URIS', message: describe(parsed.error) });
+    }
+  }
+  // The key logout tokens are signed with: every instance must share it, so qa and prod set it when
+  // any brand receives logout tokens; local and dev generate one and keep it under DATA_DIR.
+  let signingKey: string | undefined;
+  if (raw.SERVICE_SIGNING_KEY) {
+    const parsed = serviceSigningKey.safeParse(raw.SERVICE_SIGNING_KEY);
+    if (parsed.success) signingKey = raw.SERVICE_SIGNING_KEY;
+    else problems.push({ key: 'SERVICE_SIGNING_KEY', message: describe(parsed.error) });
+  } else if (!developer && Object.keys(backchannelUris).length > 0) {
+    problems.push({
+      key: 'SERVICE_SIGNING_KEY',
+      message: 'is required when BACKCHANNEL_LOGOUT_URIS names a brand (a private RSA JWK)',
+    });
+  }
+  const backchannel = {
+    uris: backchannelUris,
+    ...(signingKey ? { signingKey } : {}),
+    retryBaseMs: read('BACKCHANNEL_RETRY_MS', z.coerce.number().int().min(1).max(60_000), 1000),
+  };
+
   const log = { level: read('LOG_LEVEL', z.enum(LOG_LEVELS), 'info') };
   // §3 "Enabled-features data: a list of strings", e.g. gettingStarted for the header's first dropdown.
   const features = read(
@@ -322,7 +382,11 @@ export function parseConfig(raw: RawEnv): AppConfig {
     z.coerce.number().int().min(0).max(60_000),
     developer ? 0 : 5_000,
   );
-  const timeoutMs = read('SHUTDOWN_TIMEOUT_MS', z.coerce.number().int().min(1_000).max(300_000), 10_000);
+  const timeoutMs = read(
+    'SHUTDOWN_TIMEOUT_MS',
+    z.coerce.number().int().min(1_000).max(300_000),
+    10_000,
+  );
   if (drainMs >= timeoutMs) {
     problems.push({
       key: 'SHUTDOWN_DRAIN_MS',
@@ -344,6 +408,7 @@ export function parseConfig(raw: RawEnv): AppConfig {
     http: { host, port, publicUrl, trustProxy },
     services,
     features,
+    backchannel,
     dataDir,
     sessionStore,
     sessionSecret,

@@ -61,7 +61,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
           correlationId,
           status: body.statusCode,
           error: body.error,
-          cause: errorSummary(exception.cause),
+          ...(exception.cause === undefined ? {} : { cause: errorSummary(exception.cause) }),
         },
         `request failed: ${exception.message}`,
       );

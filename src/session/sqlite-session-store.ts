@@ -1,6 +1,9 @@
+import { Logger } from '@nestjs/common';
 import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { AppError } from '../errors/app-error';
+import { errorSummary } from '../errors/error-summary';
 import { SessionStore, assertValidKey, assertValidMember, assertValidTtl } from './session-store';
 
 /** How often expired rows are swept; reads ignore expired rows regardless. */
@@ -43,6 +46,9 @@ export class SqliteSessionStore implements SessionStore {
   private readonly statements;
   private readonly cache = new Map<string, Cached>();
   private readonly counters = new Map<string, Counter>();
+  private readonly logger = new Logger(SqliteSessionStore.name);
+  /** The background counter flush is failing: logged once when that starts and once when it ends. */
+  private flushFailing = false;
 
   constructor(
     file: string,
@@ -279,9 +285,14 @@ export class SqliteSessionStore implements SessionStore {
         }
       })();
       for (const [, counter] of dirty) counter.dirty = false;
-    } catch {
+      if (this.flushFailing) this.logger.log('rate-limit counters are written to the file again');
+      this.flushFailing = false;
+    } catch (error) {
       // The file refused the write (read-only, disk full): the counts stay in memory, still in
       // force, and the next flush tries again.
+      if (!this.flushFailing)
+        this.logger.error(`rate-limit counters could not be written: ${errorSummary(error)}`);
+      this.flushFailing = true;
     }
   }
 
@@ -296,12 +307,28 @@ export class SqliteSessionStore implements SessionStore {
     }
   }
 
-  /** Turns synchronous driver errors (disk full, read-only file) into rejected promises. */
+  /**
+   * Turns synchronous driver errors into rejected promises. The file refusing work (disk full,
+   * read-only, locked, an I/O error) is an outage: a 503 with the error page. SQLite has rolled the
+   * statement or transaction back, so nothing is half-written. Other errors (a bad key) stay
+   * programming errors.
+   */
   private run<T>(work: () => T): Promise<T> {
-    if (!this.db.open) return Promise.reject(new Error('the session store is closed'));
+    if (!this.db.open)
+      return Promise.reject(
+        new AppError('ServiceUnavailable', 'the session store (sqlite) is closed'),
+      );
     try {
       return Promise.resolve(work());
     } catch (error) {
+      if (error instanceof Database.SqliteError)
+        return Promise.reject(
+          new AppError(
+            'ServiceUnavailable',
+            `the session store (sqlite) refused the operation: ${error.code}`,
+            { cause: error },
+          ),
+        );
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }

@@ -36,15 +36,39 @@ export class TokenVerifier {
     private readonly oidc: OidcClient,
   ) {}
 
+  /**
+   * A logout token from the IdP (OIDC Back-Channel Logout 1.0 §2.6 steps 3-5): signed with the IdP's
+   * key (RS256), issued by it, for this service's client; its claims, or undefined when not valid.
+   * The event, nonce, sub/sid and iat rules are checked by the caller (logoutTokenProblem).
+   */
+  async verifyLogoutToken(token: string): Promise<JWTPayload | undefined> {
+    if (token.length > MAX_TOKEN_LENGTH) return undefined;
+    try {
+      const { payload } = await jwtVerify(token, await this.keySet(), {
+        algorithms: ['RS256'],
+        issuer: this.config.idp.issuer,
+        audience: this.config.idp.clientId,
+        clockTolerance: 5,
+      });
+      return payload;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async keySet(): Promise<ReturnType<typeof createRemoteJWKSet>> {
+    this.jwks ??= createRemoteJWKSet(new URL(await this.oidc.jwksUri()), {
+      timeoutDuration: 5000,
+      cooldownDuration: 30_000,
+    });
+    return this.jwks;
+  }
+
   async verify(token: unknown): Promise<TokenCheck> {
     if (typeof token !== 'string' || token === '') return { ok: false, reason: 'missing' };
     if (token.length > MAX_TOKEN_LENGTH) return { ok: false, reason: 'too-large' };
     try {
-      this.jwks ??= createRemoteJWKSet(new URL(await this.oidc.jwksUri()), {
-        timeoutDuration: 5000,
-        cooldownDuration: 30_000,
-      });
-      const { payload } = await jwtVerify(token, this.jwks, {
+      const { payload } = await jwtVerify(token, await this.keySet(), {
         algorithms: ['RS256'],
         issuer: this.config.idp.issuer,
         audience: ACCESS_TOKEN_AUDIENCE,

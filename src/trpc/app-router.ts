@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { PinoLogger } from 'nestjs-pino';
 import { z } from 'zod';
 import { AccountProfiles } from '../auth/account-profiles';
+import { SessionEnding } from '../auth/session-ending';
+import { listSessions } from '../session/session-list';
 import { BRANDS } from '../brand/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import {
@@ -42,6 +44,7 @@ export class AppRouterFactory {
     private readonly events: AuthEvents,
     private readonly logger: PinoLogger,
     @Inject(SESSION_STORE) private readonly store: SessionStore,
+    private readonly ending: SessionEnding,
   ) {
     this.logger.setContext('AccountApi');
   }
@@ -98,8 +101,57 @@ export class AppRouterFactory {
                 message: 'cidSessionIdentifier must name your own session',
               });
             }
-            await this.sessions.delete(ctx.sessionId);
+            await this.ending.endById(ctx.sessionId, 'api');
             return { signedOut: true };
+          }),
+
+        /** Issue 7: the caller's active sessions (brand, device, last use), this one marked. */
+        sessions: publicProcedure
+          .input(z.undefined({ error: 'account.sessions takes no input' }))
+          .query(async ({ ctx }) => {
+            const own = await ctx.session();
+            if (!own || !ctx.sessionId)
+              throw new TRPCError({ code: 'UNAUTHORIZED', message: 'not signed in' });
+            return listSessions(
+              await this.sessions.listForSubject(own.sub),
+              this.sessions.handle(ctx.sessionId),
+            );
+          }),
+
+        /** Issue 7: 'sign out this session', for any session of the caller's own. */
+        endSession: mutationProcedure
+          .input(
+            z.strictObject({
+              handle: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a session handle'),
+            }),
+          )
+          .mutation(async ({ ctx, input }) => {
+            const own = await ctx.session();
+            if (!own) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'not signed in' });
+            const mine = await this.sessions.listForSubject(own.sub);
+            if (!mine.some((s) => s.handle === input.handle)) {
+              throw new TRPCError({
+                code: 'NOT_FOUND',
+                message: 'handle: no such session of yours',
+              });
+            }
+            await this.ending.endByHandle(input.handle, 'session-page');
+            return { ended: 1 };
+          }),
+
+        /** Issue 7: 'sign out everywhere' but here (this session ends through the usual sign-out). */
+        endOtherSessions: mutationProcedure
+          .input(z.undefined({ error: 'account.endOtherSessions takes no input' }))
+          .mutation(async ({ ctx }) => {
+            const own = await ctx.session();
+            if (!own || !ctx.sessionId)
+              throw new TRPCError({ code: 'UNAUTHORIZED', message: 'not signed in' });
+            const ended = await this.ending.endAllOf(
+              own.sub,
+              'everywhere',
+              this.sessions.handle(ctx.sessionId),
+            );
+            return { ended };
           }),
       }),
 

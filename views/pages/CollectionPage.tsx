@@ -9,6 +9,9 @@ export function CollectionPage({ data, t }: PageProps) {
       <h1 id="account-summary-title">{t('common.collection.title')}</h1>
       <p>{t('common.collection.summary', { collectorsId: String(collectorsId ?? '') })}</p>
       <div className="account-summary-actions">
+        <Button href="/account/sessions" variant="secondary">
+          {t('common.sessions.manage')}
+        </Button>
         <Button
           href={`/logout/collectorsid?b=${encodeURIComponent(data.brand)}`}
           variant="secondary"

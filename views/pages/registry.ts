@@ -3,6 +3,7 @@ import type { FooterVariant } from '../shell/footer/footer-links';
 import { CollectionPage } from './CollectionPage';
 import { ErrorShellPage } from './ErrorShellPage';
 import type { PageProps } from './page-props';
+import { SessionsPage } from './SessionsPage';
 
 export interface PageDefinition {
   readonly Component: ComponentType<PageProps>;
@@ -16,5 +17,6 @@ export interface PageDefinition {
 /** Every hydrated page, by the name the server puts in ShellData.page. */
 export const PAGES: Readonly<Record<string, PageDefinition>> = {
   collection: { Component: CollectionPage, header: 'full', footer: 'default', guarded: true },
+  sessions: { Component: SessionsPage, header: 'full', footer: 'default', guarded: true },
   error: { Component: ErrorShellPage, header: 'simple', footer: 'legal', guarded: false },
 };

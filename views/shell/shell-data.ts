@@ -57,4 +57,5 @@ export const SHELL_COMMON_SECTIONS = [
   'collection',
   'toasts',
   'appNudge',
+  'sessions',
 ] as const;

@@ -18,6 +18,12 @@ export interface ShellServices {
   readonly currentUrl: () => string;
   /** A cookie the browser may read (QTM_SID, QTM_UID). */
   readonly readCookie: (name: string) => string | undefined;
+  /** Issue 7: ends one of the collector's sessions (account.endSession). */
+  readonly endSession: (handle: string) => Promise<void>;
+  /** Issue 7: ends every other session of the collector (account.endOtherSessions). */
+  readonly endOtherSessions: () => Promise<number>;
+  /** Goes to an address of this site (e.g. the sign-out route after 'sign out everywhere'). */
+  readonly assignLocation: (url: string) => void;
   /**
    * Receives the page's toast queue once it exists, so code outside the component tree (the API
    * client's failures, §8 network messages) can show toasts.
@@ -29,6 +35,9 @@ export const SERVER_SHELL_SERVICES: ShellServices = {
   openConsent: () => undefined,
   reportError: () => Promise.reject(new Error('errors are reported from the browser')),
   replaceLocation: () => undefined,
+  assignLocation: () => undefined,
+  endSession: () => Promise.reject(new Error('sessions are ended from the browser')),
+  endOtherSessions: () => Promise.reject(new Error('sessions are ended from the browser')),
   currentUrl: () => '',
   readCookie: () => undefined,
 };

@@ -8,10 +8,8 @@ export interface ThemeControl {
 }
 
 /**
- * The current theme and its switch. On the server the value is fixed (from the theme cookie); in the
- * browser the client's provider makes toggle work. Components read it with useContext.
+ * The current theme and its switch, provided by the client (client/shell/theme.ts). The server has
+ * no provider: there the value is null and components show the page's theme (ShellData.theme, from
+ * the theme cookie), which is also the client's first value, so hydration sees the same markup.
  */
-export const ThemeContext = createContext<ThemeControl>({
-  theme: 'light',
-  toggle: () => undefined,
-});
+export const ThemeContext = createContext<ThemeControl | null>(null);

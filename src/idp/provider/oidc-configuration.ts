@@ -82,6 +82,9 @@ export function oidcClients(config: AppConfig): ClientMetadata[] {
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: 'client_secret_basic',
+    // Issue 7: the IdP tells this service when one of its sessions ends (and puts `sid` in ID tokens).
+    backchannel_logout_uri: `${base}/backchannel-logout`,
+    backchannel_logout_session_required: true,
   };
   const brands = Object.values(config.brandClients).map((c): ClientMetadata => ({
     client_id: c.clientId,
@@ -168,6 +171,7 @@ export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
         allowedPolicy: (_ctx, client, token) => token.clientId === client.clientId,
       },
       userinfo: { enabled: true },
+      backchannelLogout: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
         logoutSource: deps.logoutSource,

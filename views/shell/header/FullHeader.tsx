@@ -97,7 +97,7 @@ export function FullHeader({ data, t }: FullHeaderProps) {
           <Button href={submit.href} size="md" className="site-header__submit">
             {t(submit.label)}
           </Button>
-          {isDeveloperEnv(data.env) ? <ThemeSwitch t={t} /> : null}
+          {isDeveloperEnv(data.env) ? <ThemeSwitch t={t} pageTheme={data.theme} /> : null}
           <button
             ref={mobileToggle}
             type="button"

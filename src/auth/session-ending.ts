@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import { BackchannelNotifier } from '../backchannel/backchannel-notifier';
+import type { ListedSession, SessionRecord } from '../session/sessions';
+import { Sessions } from '../session/sessions';
+import { OidcClient } from './oidc-client';
+
+export type EndReason = 'signout' | 'api' | 'session-page' | 'everywhere' | 'idp-backchannel';
+
+/**
+ * Every way a session ends goes through here (sign-out, the account API, the session management
+ * page, the IdP's back-channel logout), so each ending does the same three things: the record and its
+ * index entries go, its refresh token is revoked at the IdP, and the brands that asked for it get a
+ * back-channel logout token (issue 7).
+ */
+@Injectable()
+export class SessionEnding {
+  constructor(
+    private readonly sessions: Sessions,
+    private readonly oidc: OidcClient,
+    private readonly notifier: BackchannelNotifier,
+    private readonly logger: PinoLogger,
+  ) {
+    this.logger.setContext(SessionEnding.name);
+  }
+
+  /** By the id the browser holds; the ended record, if there was one. */
+  async endById(id: unknown, reason: EndReason): Promise<SessionRecord | undefined> {
+    const record = await this.sessions.delete(id);
+    if (record) await this.afterEnd(record, reason);
+    return record;
+  }
+
+  /** By its handle (the session management page names sessions this way). */
+  async endByHandle(handle: string, reason: EndReason): Promise<SessionRecord | undefined> {
+    const record = await this.sessions.deleteByHandle(handle);
+    if (record) await this.afterEnd(record, reason);
+    return record;
+  }
+
+  /** Every session of one collector but `keep` (a handle); how many ended. */
+  async endAllOf(sub: string, reason: EndReason, keep?: string): Promise<number> {
+    return this.endListed(await this.sessions.listForSubject(sub), reason, keep);
+  }
+
+  /** Every session started in one IdP session (back-channel logout by sid). */
+  async endByIdpSid(sid: string, reason: EndReason): Promise<number> {
+    return this.endListed(await this.sessions.listForIdpSid(sid), reason);
+  }
+
+  private async endListed(
+    listed: readonly ListedSession[],
+    reason: EndReason,
+    keep?: string,
+  ): Promise<number> {
+    let ended = 0;
+    for (const { handle } of listed) {
+      if (handle === keep) continue;
+      if (await this.endByHandle(handle, reason)) ended += 1;
+    }
+    return ended;
+  }
+
+  private async afterEnd(record: SessionRecord, reason: EndReason): Promise<void> {
+    this.logger.info({ event: 'session-ended', reason, brand: record.brand }, 'session ended');
+    if (record.tokens.refreshToken) {
+      // A failed revocation must not keep the session alive here; it is logged and we go on.
+      await this.oidc.revoke(record.tokens.refreshToken).catch((error: unknown) => {
+        this.logger.warn(
+          { err: error instanceof Error ? error.message : 'revoke failed' },
+          'refresh token revocation failed',
+        );
+      });
+    }
+    void this.notifier.notify({
+      sub: record.sub,
+      ...(record.idpSid ? { sid: record.idpSid } : {}),
+    });
+  }
+}

@@ -1,0 +1,154 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
+import { randomUUID } from 'node:crypto';
+import type { Brand } from '../brand/brand';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { LOGOUT_TOKEN_TYPE, LogoutTokenSubject, logoutTokenClaims } from './logout-token';
+import { ServiceSigningKey } from './service-signing-key';
+
+/** Attempts per brand: the first at once, then after the base delay, 4x and 16x that. */
+export const DELIVERY_ATTEMPTS = 4;
+const REQUEST_TIMEOUT_MS = 5000;
+/** How long the delivery record of one logout is kept for support and audits. */
+const DELIVERY_RECORD_TTL_SECONDS = 7 * 24 * 3600;
+/** How long shutdown waits for deliveries still retrying. */
+const SHUTDOWN_WAIT_MS = 5000;
+
+export interface DeliveryOutcome {
+  readonly brand: Brand;
+  readonly delivered: boolean;
+  readonly attempts: number;
+  /** The brand's last HTTP status, or undefined when it could not be reached. */
+  readonly status?: number;
+}
+
+/** Whether another attempt may succeed: not when the brand refused the token itself (400). */
+export function isRetryable(status: number | undefined): boolean {
+  return status === undefined || status >= 500 || status === 429 || status === 408;
+}
+
+/** The delay before attempt n (2-based): base, 4 x base, 16 x base. */
+export function retryDelayMs(attempt: number, baseMs: number): number {
+  return baseMs * 4 ** (attempt - 2);
+}
+
+/**
+ * Issue 7: when a session ends, every brand that registered a back-channel logout URL gets a signed
+ * logout token (OIDC Back-Channel Logout 1.0 §2.5: POSTed as `logout_token`), with retries and
+ * backoff; each brand's delivery is logged and recorded in the store under the token's jti. Sign-out
+ * never waits for the brands: delivery runs beside it.
+ */
+@Injectable()
+export class BackchannelNotifier implements OnApplicationShutdown {
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+    private readonly key: ServiceSigningKey,
+    private readonly logger: PinoLogger,
+  ) {
+    this.logger.setContext(BackchannelNotifier.name);
+  }
+
+  /** Starts delivery to every registered brand; the promise is for tests and shutdown only. */
+  notify(subject: LogoutTokenSubject): Promise<DeliveryOutcome[]> {
+    const brands = Object.keys(this.config.backchannel.uris) as Brand[];
+    if (brands.length === 0) return Promise.resolve([]);
+    const jti = randomUUID();
+    const delivery = Promise.all(brands.map((brand) => this.deliver(brand, subject, jti))).then(
+      async (outcomes) => {
+        await this.record(jti, outcomes);
+        return outcomes;
+      },
+    );
+    const tracked = delivery.catch((error: unknown) => {
+      this.logger.error({ err: error, jti }, 'back-channel logout delivery failed');
+      return [];
+    });
+    this.inFlight.add(tracked);
+    void tracked.finally(() => this.inFlight.delete(tracked));
+    return tracked;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.inFlight.size === 0) return;
+    await Promise.race([
+      Promise.allSettled([...this.inFlight]),
+      new Promise((resolve) => setTimeout(resolve, SHUTDOWN_WAIT_MS).unref()),
+    ]);
+  }
+
+  private async deliver(
+    brand: Brand,
+    subject: LogoutTokenSubject,
+    jti: string,
+  ): Promise<DeliveryOutcome> {
+    const uri = this.config.backchannel.uris[brand];
+    if (!uri) return { brand, delivered: false, attempts: 0 };
+    const audience = this.config.brandClients[brand]?.clientId ?? brand;
+    let status: number | undefined;
+    let attempts = 0;
+    for (let attempt = 1; attempt <= DELIVERY_ATTEMPTS; attempt++) {
+      attempts = attempt;
+      if (attempt > 1) {
+        await new Promise((r) =>
+          setTimeout(r, retryDelayMs(attempt, this.config.backchannel.retryBaseMs)),
+        );
+      }
+      // A fresh token per attempt (same jti): each is valid for two minutes from its own iat.
+      const token = await this.key.sign(
+        logoutTokenClaims(
+          this.config.http.publicUrl,
+          audience,
+          subject,
+          Math.floor(Date.now() / 1000),
+          jti,
+        ),
+        LOGOUT_TOKEN_TYPE,
+      );
+      status = await post(uri, token);
+      if (status !== undefined && status >= 200 && status < 300) {
+        this.logger.info({ event: 'backchannel-logout', brand, jti, attempt }, 'logout delivered');
+        return { brand, delivered: true, attempts: attempt, status };
+      }
+      if (!isRetryable(status)) break;
+    }
+    this.logger.warn(
+      { event: 'backchannel-logout', brand, jti, status: status ?? 'unreachable' },
+      'logout not delivered',
+    );
+    return {
+      brand,
+      delivered: false,
+      attempts,
+      ...(status !== undefined ? { status } : {}),
+    };
+  }
+
+  private async record(jti: string, outcomes: readonly DeliveryOutcome[]): Promise<void> {
+    await this.store.set(
+      `backchannel-delivery:${jti}`,
+      JSON.stringify({ at: new Date().toISOString(), outcomes }),
+      DELIVERY_RECORD_TTL_SECONDS,
+    );
+  }
+}
+
+/** POSTs the token; the brand's status, or undefined when it could not be reached in time. */
+async function post(uri: string, token: string): Promise<number | undefined> {
+  try {
+    const res = await fetch(uri, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ logout_token: token }).toString(),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    await res.body?.cancel();
+    return res.status;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,77 @@
+import { Body, Controller, Get, Header, HttpCode, Inject, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { PinoLogger } from 'nestjs-pino';
+import { createHash } from 'node:crypto';
+import { SessionEnding } from '../auth/session-ending';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { TokenVerifier } from '../token/token-verifier';
+import { LOGOUT_TOKEN_LIFETIME_SECONDS, logoutTokenProblem } from './logout-token';
+import { ServiceSigningKey } from './service-signing-key';
+
+/** Where the IdP posts its logout tokens for this service (registered as backchannel_logout_uri). */
+export const BACKCHANNEL_LOGOUT_PATH = '/backchannel-logout';
+
+/**
+ * OpenID Connect Back-Channel Logout 1.0 in both directions: the IdP tells this service that one of
+ * its sessions ended (§2.5-2.8: verify, refuse replays, end the matching sessions, which in turn tells
+ * the brands), and brands fetch the key that signs the logout tokens this service sends them.
+ */
+@Controller()
+export class BackchannelController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+    private readonly verifier: TokenVerifier,
+    private readonly ending: SessionEnding,
+    private readonly key: ServiceSigningKey,
+    private readonly logger: PinoLogger,
+  ) {
+    this.logger.setContext(BackchannelController.name);
+  }
+
+  /** This service's public signing keys (RFC 7517), for brands that verify its logout tokens. */
+  @Get('.well-known/jwks.json')
+  @Header('Cache-Control', 'public, max-age=300')
+  jwks() {
+    return this.key.jwks();
+  }
+
+  @Post(BACKCHANNEL_LOGOUT_PATH.slice(1))
+  @HttpCode(200)
+  async receive(
+    @Body() body: Record<string, unknown> | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Record<string, string>> {
+    res.set({ 'Cache-Control': 'no-store' });
+    const token = typeof body?.logout_token === 'string' ? body.logout_token : '';
+    const refuse = (description: string) => {
+      this.logger.warn(
+        { event: 'backchannel-logout-in', problem: description },
+        'logout token refused',
+      );
+      res.status(400);
+      return { error: 'invalid_request', error_description: description };
+    };
+    if (!token) return refuse('logout_token is required');
+    const claims = await this.verifier.verifyLogoutToken(token);
+    if (!claims) return refuse('logout_token is not a valid token of the IdP for this client');
+    const problem = logoutTokenProblem(claims, Math.floor(Date.now() / 1000));
+    if (problem) return refuse(`logout_token: ${problem}`);
+    // §2.6 step 7 (recommended): a jti is accepted once while its token could still be accepted.
+    const first = await this.store.setIfAbsent(
+      `backchannel-jti:${createHash('sha256')
+        .update(`${this.config.idp.issuer} ${String(claims.jti)}`)
+        .digest('base64url')}`,
+      '1',
+      LOGOUT_TOKEN_LIFETIME_SECONDS * 3,
+    );
+    if (!first) return refuse('logout_token was already used');
+    const ended =
+      typeof claims.sid === 'string'
+        ? await this.ending.endByIdpSid(claims.sid, 'idp-backchannel')
+        : await this.ending.endAllOf(String(claims.sub), 'idp-backchannel');
+    this.logger.info({ event: 'backchannel-logout-in', ended }, 'logout token accepted');
+    return {};
+  }
+}

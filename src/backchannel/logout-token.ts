@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+
+/** OpenID Connect Back-Channel Logout 1.0 §2.4: the event a logout token carries. */
+export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+/** §2.4.1 (RFC 8725 explicit typing): the JWT type of a logout token. */
+export const LOGOUT_TOKEN_TYPE = 'logout+jwt';
+/** How long a logout token is accepted after it was issued (ours and the IdP's). */
+export const LOGOUT_TOKEN_LIFETIME_SECONDS = 120;
+
+export interface LogoutTokenSubject {
+  readonly sub: string;
+  /** The IdP's session id, when the session had one. */
+  readonly sid?: string;
+}
+
+/** The claims of a logout token to one brand (§2.4): iss, aud, iat, exp, jti, events, sub and sid. */
+export function logoutTokenClaims(
+  issuer: string,
+  audience: string,
+  subject: LogoutTokenSubject,
+  nowSeconds: number,
+  jti: string = randomUUID(),
+): Record<string, unknown> {
+  return {
+    iss: issuer,
+    aud: audience,
+    iat: nowSeconds,
+    exp: nowSeconds + LOGOUT_TOKEN_LIFETIME_SECONDS,
+    jti,
+    sub: subject.sub,
+    ...(subject.sid ? { sid: subject.sid } : {}),
+    events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
+  };
+}
+
+export type LogoutTokenProblem =
+  'no events claim' | 'has a nonce' | 'no sub or sid' | 'no jti' | 'no iat' | 'issued too long ago';
+
+/**
+ * §2.6 steps 4-6 on verified claims (signature, iss and aud are checked by jose before): the events
+ * member, no nonce, a sub or sid, a jti for replay detection, and a recent iat.
+ */
+export function logoutTokenProblem(
+  claims: Record<string, unknown>,
+  nowSeconds: number,
+): LogoutTokenProblem | undefined {
+  const events = claims.events;
+  if (
+    typeof events !== 'object' ||
+    events === null ||
+    typeof (events as Record<string, unknown>)[BACKCHANNEL_LOGOUT_EVENT] !== 'object'
+  )
+    return 'no events claim';
+  if (claims.nonce !== undefined) return 'has a nonce';
+  if (typeof claims.sub !== 'string' && typeof claims.sid !== 'string') return 'no sub or sid';
+  if (typeof claims.jti !== 'string' || claims.jti.length === 0 || claims.jti.length > 256)
+    return 'no jti';
+  if (typeof claims.iat !== 'number') return 'no iat';
+  if (claims.iat < nowSeconds - LOGOUT_TOKEN_LIFETIME_SECONDS - 60) return 'issued too long ago';
+  return undefined;
+}

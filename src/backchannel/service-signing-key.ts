@@ -1,0 +1,82 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  type JWK,
+  type KeyObject,
+  SignJWT,
+  calculateJwkThumbprint,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+} from 'jose';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+
+/** Where local and dev keep the generated key (mode 0600), so restarts keep the published JWKS. */
+export const SIGNING_KEY_FILE = 'service-signing-key.json';
+
+interface LoadedKey {
+  readonly privateKey: KeyObject | CryptoKey | Uint8Array;
+  readonly publicJwk: JWK;
+  readonly kid: string;
+}
+
+/**
+ * This service's own signing key: logout tokens to brands are signed with it (RS256) and its public
+ * half is published at /.well-known/jwks.json. From SERVICE_SIGNING_KEY (qa/prod, shared by every
+ * instance) or generated once under DATA_DIR (local/dev).
+ */
+@Injectable()
+export class ServiceSigningKey {
+  private loaded: Promise<LoadedKey> | undefined;
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  async sign(payload: Record<string, unknown>, typ: string): Promise<string> {
+    const key = await this.key();
+    return new SignJWT(payload)
+      .setProtectedHeader({ alg: 'RS256', typ, kid: key.kid })
+      .sign(key.privateKey);
+  }
+
+  async jwks(): Promise<{ keys: JWK[] }> {
+    const key = await this.key();
+    return { keys: [{ ...key.publicJwk, kid: key.kid, alg: 'RS256', use: 'sig' }] };
+  }
+
+  private key(): Promise<LoadedKey> {
+    this.loaded ??= this.load().catch((error: unknown) => {
+      this.loaded = undefined;
+      throw error;
+    });
+    return this.loaded;
+  }
+
+  private async load(): Promise<LoadedKey> {
+    const jwk = this.config.backchannel.signingKey
+      ? (JSON.parse(this.config.backchannel.signingKey) as JWK)
+      : await this.developerKey();
+    const privateKey = await importJWK({ ...jwk, alg: 'RS256' }, 'RS256');
+    const publicJwk: JWK = { kty: jwk.kty, n: jwk.n, e: jwk.e };
+    return { privateKey, publicJwk, kid: await calculateJwkThumbprint(publicJwk) };
+  }
+
+  private async developerKey(): Promise<JWK> {
+    const file = path.join(this.config.dataDir, SIGNING_KEY_FILE);
+    if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as JWK;
+    const { privateKey } = await generateKeyPair('RS256', {
+      modulusLength: 2048,
+      extractable: true,
+    });
+    const jwk = await exportJWK(privateKey);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // wx: two instances starting at once do not overwrite each other's key; the loser reads it.
+    try {
+      fs.writeFileSync(file, JSON.stringify(jwk), { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      return JSON.parse(fs.readFileSync(file, 'utf8')) as JWK;
+    }
+    return jwk;
+  }
+}

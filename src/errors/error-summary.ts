@@ -1,0 +1,31 @@
+/** How deep a cause chain is followed; driver errors rarely nest more than two levels. */
+const MAX_CAUSES = 4;
+const MAX_LENGTH = 300;
+
+/**
+ * One line for a log that names what failed and why, e.g. `fetch failed: connect ECONNREFUSED
+ * 127.0.0.1:9`: the messages (and `code`s) along the cause chain. Credentials in a connection URL
+ * (`redis://user:secret@host`) are removed; a driver error may quote its URL.
+ */
+export function errorSummary(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < MAX_CAUSES && current !== undefined && current !== null; depth++) {
+    if (current instanceof Error) {
+      const code = (current as { code?: unknown }).code;
+      const message =
+        typeof code === 'string' && !current.message.includes(code)
+          ? `${current.message} (${code})`
+          : current.message;
+      if (message && !parts.includes(message)) parts.push(message);
+      current = current.cause;
+    } else {
+      parts.push(String(current));
+      break;
+    }
+  }
+  return parts
+    .join(': ')
+    .replace(/\/\/[^@\s/]*@/g, '//[redacted]@')
+    .slice(0, MAX_LENGTH);
+}

@@ -1,0 +1,145 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Histogram, Registry } from 'prom-client';
+import { BRANDS, type Brand } from '../brand/brand';
+import { ERROR_STATUS } from '../errors/app-error';
+import type { SessionStore } from '../session/session-store';
+import { processMetricsRegistry } from './process-metrics';
+import { RoutedRequest, routeLabel } from './route-label';
+
+/** HTTP latency buckets (seconds): the hot redirects take about a millisecond, pages a few. */
+const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Store latency buckets (seconds): SQLite answers from memory in microseconds, Redis in about 1 ms. */
+const STORE_BUCKETS = [
+  0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1,
+];
+
+export type SigninOutcome = 'success' | 'failure';
+/** A sign-out of a session, of nobody (no or unknown session cookie), or one that failed. */
+export type SignoutOutcome = 'success' | 'no_session' | 'failure';
+/** §4 Token handling: refreshed, refused by the IdP, impossible (no refresh token), or broke. */
+export type RefreshOutcome = 'success' | 'refused' | 'no_refresh_token' | 'error';
+/** The SessionStore calls that are timed (close is not: it happens once, at shutdown). */
+export type StoreOperation = Exclude<keyof SessionStore, 'kind' | 'close'>;
+
+/** The `error` label of a success. */
+export const NO_ERROR = 'none';
+/** The `brand` label when a failed request named no valid brand. */
+export const UNKNOWN_BRAND = 'unknown';
+/** The `error` label of a failure whose code is not one of the service's fixed codes. */
+export const OTHER_ERROR = 'Other';
+
+/** Error codes the `error` label may carry: the §8 table, and the filter's bare 500. */
+const ERROR_LABELS: ReadonlySet<string> = new Set([
+  ...Object.keys(ERROR_STATUS),
+  'InternalServerError',
+]);
+const BRAND_LABELS: ReadonlySet<string> = new Set(BRANDS);
+
+/**
+ * The sign-in and sign-out routes (§2): a failed request on one is counted as a failed sign-in or
+ * sign-out, by its route pattern (routeLabel).
+ */
+export const AUTH_ROUTES: Readonly<Record<string, 'signin' | 'signout'>> = {
+  '/signin': 'signin',
+  '/handleloginredirect': 'signin',
+  '/handlebrandtokenredirect': 'signin',
+  '/logout/collectorsid': 'signout',
+};
+
+/**
+ * The service's Prometheus metrics (issue 7), in a registry of this app's own, not prom-client's
+ * global one, so several apps in one process (tests) never share or clash. Every label value comes
+ * from a fixed set (methods, route patterns, status codes, brands, error codes, outcomes, store
+ * operations), never from tokens, ids or raw URLs.
+ */
+@Injectable()
+export class AppMetrics {
+  /** This app's metrics and the process's default metrics (shared, see processMetricsRegistry). */
+  readonly registry: Registry = Registry.merge([processMetricsRegistry()]);
+
+  readonly httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status code.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from the request reaching the app to the last byte of the response, in seconds.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: HTTP_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly signins = new Counter({
+    name: 'signins_total',
+    help: 'Sign-ins (§4 After login step 1) and failed sign-in requests, by brand, outcome and error code.',
+    labelNames: ['brand', 'outcome', 'error'] as const,
+    registers: [this.registry],
+  });
+
+  readonly signouts = new Counter({
+    name: 'signouts_total',
+    help: 'Sign-outs (§4 Sign-out) by brand, outcome (success, no_session, failure) and error code.',
+    labelNames: ['brand', 'outcome', 'error'] as const,
+    registers: [this.registry],
+  });
+
+  readonly tokenRefreshes = new Counter({
+    name: 'token_refreshes_total',
+    help: 'Access-token refreshes with the refresh token (§4 Token handling), by outcome.',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly storeDuration = new Histogram({
+    name: 'session_store_operation_seconds',
+    help: 'Session store call latency in seconds, by operation and store kind (sqlite, redis).',
+    labelNames: ['operation', 'store'] as const,
+    buckets: STORE_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly storeErrors = new Counter({
+    name: 'session_store_errors_total',
+    help: 'Session store calls that failed, by operation and store kind.',
+    labelNames: ['operation', 'store'] as const,
+    registers: [this.registry],
+  });
+
+  signin(brand: Brand): void {
+    this.signins.inc({ brand, outcome: 'success', error: NO_ERROR });
+  }
+
+  signout(brand: Brand, hadSession: boolean): void {
+    this.signouts.inc({
+      brand,
+      outcome: hadSession ? 'success' : 'no_session',
+      error: NO_ERROR,
+    });
+  }
+
+  tokenRefresh(outcome: RefreshOutcome): void {
+    this.tokenRefreshes.inc({ outcome });
+  }
+
+  /**
+   * A request that ended in an error (called by the exception filter with the error code it
+   * answered): on a sign-in or sign-out route it is a failed sign-in or sign-out. The brand is the
+   * request's `b` when it names one (the landings carry none: `unknown`).
+   */
+  requestFailed(req: RoutedRequest & { readonly query?: unknown }, error: string): void {
+    const kind = AUTH_ROUTES[routeLabel(req)];
+    if (!kind) return;
+    const b = (req.query as Record<string, unknown> | undefined)?.b;
+    const brand =
+      typeof b === 'string' && BRAND_LABELS.has(b.toLowerCase()) ? b.toLowerCase() : UNKNOWN_BRAND;
+    const labels = {
+      brand,
+      outcome: 'failure',
+      error: ERROR_LABELS.has(error) ? error : OTHER_ERROR,
+    } as const;
+    (kind === 'signin' ? this.signins : this.signouts).inc(labels);
+  }
+}

@@ -1,0 +1,53 @@
+import * as path from 'node:path';
+import { tempDataDir } from '../../test/support/test-config';
+import { describeSessionStoreContract } from '../session/session-store.contract';
+import { SqliteSessionStore } from '../session/sqlite-session-store';
+import { AppMetrics } from './app-metrics';
+import { InstrumentedSessionStore } from './instrumented-session-store';
+
+/** The instrumented store behaves exactly as the adapter it wraps: the whole contract, through it. */
+describeSessionStoreContract('sqlite, instrumented', () => {
+  let now = Date.now();
+  const inner = new SqliteSessionStore(path.join(tempDataDir(), 'sessions.sqlite'), () => now);
+  return Promise.resolve({
+    store: new InstrumentedSessionStore(inner, new AppMetrics()),
+    advance: (seconds: number) => {
+      now += seconds * 1000;
+      return Promise.resolve();
+    },
+  });
+});
+
+describe(InstrumentedSessionStore.name, () => {
+  async function lines(metrics: AppMetrics, name: string): Promise<string[]> {
+    return (await metrics.registry.metrics()).split('\n').filter((l) => l.startsWith(name));
+  }
+
+  it('times every call by operation and store kind, and counts failures, passing them on', async () => {
+    const metrics = new AppMetrics();
+    const store = new InstrumentedSessionStore(
+      new SqliteSessionStore(path.join(tempDataDir(), 'sessions.sqlite')),
+      metrics,
+    );
+    expect(store.kind).toBe('sqlite');
+    await store.set('session:a', 'v', 60);
+    expect(await store.get('session:a')).toBe('v');
+    expect(await store.get('session:a')).toBe('v');
+    await expect(store.set('', 'v', 60)).rejects.toThrow(RangeError);
+    await store.close();
+    await expect(store.ping()).rejects.toThrow();
+
+    expect(await lines(metrics, 'session_store_operation_seconds_count')).toEqual([
+      'session_store_operation_seconds_count{operation="set",store="sqlite"} 2',
+      'session_store_operation_seconds_count{operation="get",store="sqlite"} 2',
+      'session_store_operation_seconds_count{operation="ping",store="sqlite"} 1',
+    ]);
+    expect(await lines(metrics, 'session_store_operation_seconds_bucket')).toContainEqual(
+      'session_store_operation_seconds_bucket{le="+Inf",operation="get",store="sqlite"} 2',
+    );
+    expect(await lines(metrics, 'session_store_errors_total{')).toEqual([
+      'session_store_errors_total{operation="set",store="sqlite"} 1',
+      'session_store_errors_total{operation="ping",store="sqlite"} 1',
+    ]);
+  });
+});

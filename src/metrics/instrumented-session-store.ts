@@ -1,0 +1,102 @@
+import type { SessionStore } from '../session/session-store';
+import type { AppMetrics, StoreOperation } from './app-metrics';
+
+/** Every timed operation, once: the compiler fails here when the SessionStore port gains one. */
+const OPERATIONS = {
+  get: true,
+  set: true,
+  setIfAbsent: true,
+  replace: true,
+  take: true,
+  delete: true,
+  increment: true,
+  addMember: true,
+  removeMember: true,
+  members: true,
+  ping: true,
+} as const satisfies Record<StoreOperation, true>;
+
+type Labels = { readonly operation: StoreOperation; readonly store: SessionStore['kind'] };
+
+/**
+ * Measures any SessionStore adapter (issue 7): each call's latency in session_store_operation_seconds
+ * and each failed call in session_store_errors_total, by operation and store kind. The cost per call
+ * is one clock read and one histogram observation (label objects are made once, here); behaviour,
+ * results and errors are the adapter's own.
+ */
+export class InstrumentedSessionStore implements SessionStore {
+  readonly kind: SessionStore['kind'];
+  private readonly labels: Readonly<Record<StoreOperation, Labels>>;
+
+  constructor(
+    private readonly inner: SessionStore,
+    private readonly metrics: Pick<AppMetrics, 'storeDuration' | 'storeErrors'>,
+  ) {
+    this.kind = inner.kind;
+    const store = inner.kind;
+    this.labels = Object.fromEntries(
+      Object.keys(OPERATIONS).map((operation) => [operation, { operation, store }]),
+    ) as Record<StoreOperation, Labels>;
+  }
+
+  private async timed<T>(operation: StoreOperation, call: () => Promise<T>): Promise<T> {
+    const labels = this.labels[operation];
+    const start = performance.now();
+    try {
+      return await call();
+    } catch (error) {
+      this.metrics.storeErrors.inc(labels);
+      throw error;
+    } finally {
+      this.metrics.storeDuration.observe(labels, (performance.now() - start) / 1000);
+    }
+  }
+
+  get(key: string): Promise<string | undefined> {
+    return this.timed('get', () => this.inner.get(key));
+  }
+
+  set(key: string, value: string, ttlSeconds: number): Promise<void> {
+    return this.timed('set', () => this.inner.set(key, value, ttlSeconds));
+  }
+
+  setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    return this.timed('setIfAbsent', () => this.inner.setIfAbsent(key, value, ttlSeconds));
+  }
+
+  replace(key: string, value: string, ttlSeconds: number): Promise<boolean> {
+    return this.timed('replace', () => this.inner.replace(key, value, ttlSeconds));
+  }
+
+  take(key: string): Promise<string | undefined> {
+    return this.timed('take', () => this.inner.take(key));
+  }
+
+  delete(key: string): Promise<void> {
+    return this.timed('delete', () => this.inner.delete(key));
+  }
+
+  increment(key: string, windowSeconds: number): Promise<number> {
+    return this.timed('increment', () => this.inner.increment(key, windowSeconds));
+  }
+
+  addMember(key: string, member: string, ttlSeconds: number): Promise<void> {
+    return this.timed('addMember', () => this.inner.addMember(key, member, ttlSeconds));
+  }
+
+  removeMember(key: string, member: string): Promise<void> {
+    return this.timed('removeMember', () => this.inner.removeMember(key, member));
+  }
+
+  members(key: string): Promise<string[]> {
+    return this.timed('members', () => this.inner.members(key));
+  }
+
+  ping(): Promise<void> {
+    return this.timed('ping', () => this.inner.ping());
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

@@ -1,0 +1,114 @@
+import { useContext, useState } from 'react';
+import type { SessionSummary } from '../../src/session/session-list';
+import { ShellServicesContext } from '../shell/shell-services';
+import { useToasts } from '../shell/toasts/Toasts';
+import type { Translate } from '../translate';
+import { Button } from '../ui/Button';
+import type { PageProps } from './page-props';
+
+/** A row as the page shows it: the server formats the dates, so both sides render the same text. */
+export interface SessionRow extends SessionSummary {
+  readonly lastUsedText: string;
+  readonly createdText: string;
+  readonly brandName: string;
+}
+
+function deviceText(row: SessionRow, t: Translate): string {
+  const { browser, os } = row.device;
+  if (browser && os) return t('common.sessions.deviceName', { browser, os });
+  return browser ?? os ?? t('common.sessions.unknownDevice');
+}
+
+/**
+ * Issue 7: the collector's active sessions (site, device, last use) with 'sign out this session' and
+ * 'sign out everywhere'. Ending this session goes through the usual sign-out (cookies, IdP session).
+ */
+export function SessionsPage({ data, t }: PageProps) {
+  const services = useContext(ShellServicesContext);
+  const toasts = useToasts();
+  const initial = (data.props?.sessions ?? []) as readonly SessionRow[];
+  const [rows, setRows] = useState<readonly SessionRow[]>(initial);
+  const [busy, setBusy] = useState(false);
+  const signOutHref = `/logout/collectorsid?b=${encodeURIComponent(data.brand)}`;
+
+  const endOne = async (row: SessionRow) => {
+    if (row.current) {
+      services.assignLocation(signOutHref);
+      return;
+    }
+    setBusy(true);
+    try {
+      await services.endSession(row.handle);
+      setRows((current) => current.filter((r) => r.handle !== row.handle));
+      toasts.show({ variant: 'success', message: t('common.sessions.signedOutOne') });
+    } catch {
+      toasts.show({ variant: 'danger', message: t('common.sessions.failed') });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const endEverywhere = async () => {
+    setBusy(true);
+    try {
+      await services.endOtherSessions();
+      services.assignLocation(signOutHref);
+    } catch {
+      toasts.show({ variant: 'danger', message: t('common.sessions.failed') });
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="sessions-page" aria-labelledby="sessions-title">
+      <h1 id="sessions-title">{t('common.sessions.title')}</h1>
+      <p>{t('common.sessions.intro')}</p>
+      <ul className="session-list" aria-label={t('common.sessions.listLabel')}>
+        {rows.map((row) => (
+          <li key={row.handle} className="session-item" data-session={row.handle}>
+            <dl className="session-facts">
+              <div>
+                <dt>{t('common.sessions.brand')}</dt>
+                <dd>{row.brandName}</dd>
+              </div>
+              <div>
+                <dt>{t('common.sessions.device')}</dt>
+                <dd>{deviceText(row, t)}</dd>
+              </div>
+              <div>
+                <dt>{t('common.sessions.lastUsed')}</dt>
+                <dd>
+                  <time dateTime={row.lastUsedAt}>{row.lastUsedText}</time>
+                </dd>
+              </div>
+              <div>
+                <dt>{t('common.sessions.started')}</dt>
+                <dd>
+                  <time dateTime={row.createdAt}>{row.createdText}</time>
+                </dd>
+              </div>
+            </dl>
+            {row.current ? (
+              <p className="session-current">{t('common.sessions.thisDevice')}</p>
+            ) : null}
+            <Button
+              size="sm"
+              variant="secondary"
+              destructive
+              disabled={busy}
+              onClick={() => void endOne(row)}
+            >
+              {t('common.sessions.signOutThis')}
+            </Button>
+          </li>
+        ))}
+      </ul>
+      {rows.length <= 1 ? <p>{t('common.sessions.noOthers')}</p> : null}
+      <div className="sessions-actions">
+        <Button destructive disabled={busy} onClick={() => void endEverywhere()}>
+          {t('common.sessions.signOutEverywhere')}
+        </Button>
+      </div>
+    </section>
+  );
+}

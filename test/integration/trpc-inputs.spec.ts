@@ -21,6 +21,9 @@ type Procedure =
   | 'account.status'
   | 'account.updateAccountInfoPartial'
   | 'account.signout'
+  | 'account.sessions'
+  | 'account.endSession'
+  | 'account.endOtherSessions'
   | 'log.signinEvent'
   | 'log.clientError'
   | 'cookie.setCookie';
@@ -70,6 +73,11 @@ const row =
     ...extra,
   });
 const status = row('account.status');
+const sessionsList = row('account.sessions');
+const endSession = row('account.endSession');
+const endOthers = row('account.endOtherSessions');
+const NO_SESSIONS_INPUT = /account\.sessions takes no input/;
+const NO_END_OTHERS_INPUT = /account\.endOtherSessions takes no input/;
 const terms = row('account.updateAccountInfoPartial');
 const signout = row('account.signout');
 const signin = row('log.signinEvent');
@@ -79,6 +87,26 @@ const theme = { cookieName: 'theme', value: 'dark' } as const;
 const sid = { cookieName: 'QTM_SID', value: 'abc123' } as const;
 
 const ROWS: Row[] = [
+  // account.sessions (issue 7): a query without input.
+  sessionsList('input', 'an empty object', {}, { says: NO_SESSIONS_INPUT }),
+  sessionsList('input', 'a string', SECRET, { says: NO_SESSIONS_INPUT }),
+  sessionsList('input', 'not hex', rawHex('zz'), { says: HEX_FORM }),
+  // account.endSession(handle) (issue 7).
+  endSession('handle', 'missing', {}),
+  endSession('handle', 'a number', { handle: 42 }),
+  endSession('handle', 'empty', { handle: '' }),
+  endSession('handle', 'too short', { handle: 'a'.repeat(42) }),
+  endSession('handle', 'too long', { handle: 'a'.repeat(44) }),
+  endSession('handle', 'with a slash', { handle: `${'a'.repeat(42)}/` }),
+  endSession(
+    'handle',
+    'the session id itself, with a NUL',
+    fromSession((s) => ({ handle: `${s.sessionId.slice(0, 42)}\u0000` })),
+  ),
+  endSession('secret', 'an unknown field', { handle: 'a'.repeat(43), secret: SECRET }),
+  // account.endOtherSessions (issue 7): a mutation without input.
+  endOthers('input', 'an empty object', {}, { says: NO_END_OTHERS_INPUT }),
+  endOthers('input', 'a string', SECRET, { says: NO_END_OTHERS_INPUT }),
   // account.status takes no input (§7 "Payload: none"): anything sent is refused, not ignored.
   status('input', 'an empty object', {}, { says: NO_INPUT }),
   status('input', 'an object with a field', { cidSessionIdentifier: SECRET }, { says: NO_INPUT }),
@@ -441,7 +469,7 @@ describe('every field of every account API procedure refuses bad input (issue 5)
     // A batch of one carries it under index 0 (§7: batches join procedure paths with commas).
     const wire = one !== undefined && r.batch ? `{"0":${one}}` : one;
     const path = `/${r.procedure}${r.batch ? '?batch=1' : ''}`;
-    if (r.procedure === 'account.status') {
+    if (r.procedure === 'account.status' || r.procedure === 'account.sessions') {
       // A query: the input travels in the input query parameter (§7).
       return request(api)
         .get(path)
@@ -464,6 +492,9 @@ describe('every field of every account API procedure refuses bad input (issue 5)
       'account.status.input',
       'account.updateAccountInfoPartial.acceptedTermsAndConditions',
       'account.signout.cidSessionIdentifier',
+      'account.sessions.input',
+      'account.endSession.handle',
+      'account.endOtherSessions.input',
       'log.signinEvent.b',
       'log.clientError.message',
       'log.clientError.path',

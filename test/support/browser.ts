@@ -16,11 +16,14 @@ export class Browser {
   readonly jar = new CookieJar();
   readonly history: BrowserResponse[] = [];
 
+  /** `headers` go with every request (e.g. a User-Agent). */
+  constructor(private readonly defaultHeaders: Record<string, string> = {}) {}
+
   async request(
     url: string,
     init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
   ): Promise<BrowserResponse> {
-    const headers: Record<string, string> = { ...init.headers };
+    const headers: Record<string, string> = { ...this.defaultHeaders, ...init.headers };
     const cookie = await this.jar.getCookieString(url);
     if (cookie) headers.cookie = cookie;
     let body: string | undefined;

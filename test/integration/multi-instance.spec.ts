@@ -1,0 +1,119 @@
+import { Browser } from '../support/browser';
+import { RoundRobinProxy } from '../support/round-robin-proxy';
+import { RunningRedis, startRedis } from '../support/redis-server';
+import { jarCookie, signInVia } from '../support/signin-journey';
+import { freePort } from '../support/free-port';
+import { TestApp, startTestApp } from '../support/test-app';
+import { tempDataDir } from '../support/test-config';
+
+/**
+ * Issue 7 item 1: two instances behind a round-robin load balancer, sharing one redis-server (and, as
+ * two processes on one host would, the embedded IdP's SQLite file). Every hop of a journey may land on
+ * either instance; the proxy's counters show which calls reached the IdP.
+ */
+describe('two instances, one Redis (issue 7)', () => {
+  let redis: RunningRedis;
+  const proxy = new RoundRobinProxy();
+  let a: TestApp;
+  let b: TestApp;
+  let publicUrl: string;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    const proxyPort = await freePort();
+    publicUrl = `http://localhost:${proxyPort}`;
+    const shared = {
+      SESSION_STORE: 'redis',
+      REDIS_URL: redis.url,
+      PUBLIC_URL: publicUrl,
+      DATA_DIR: tempDataDir(),
+      // Stale at once: every request of a session refreshes (single flight across instances).
+      IDP_ACCESS_TOKEN_TTL_SECONDS: '1',
+      RATE_LIMIT_SIGNIN: '40/60',
+      RATE_LIMIT_SIGNIN_SESSION: '1000/60',
+    };
+    // One after the other: the first creates the IdP's keys in the shared file, the second reads them.
+    a = await startTestApp(shared);
+    b = await startTestApp(shared);
+    proxy.backends = [a.url, b.url];
+    await proxy.listen(proxyPort);
+  }, 90_000);
+  afterAll(async () => {
+    await proxy.close();
+    await a?.close();
+    await b?.close();
+    await redis?.stop();
+  });
+
+  async function signedIn(): Promise<{ browser: Browser; cookie: string }> {
+    const browser = new Browser();
+    const { landing } = await signInVia(t(), browser, 'b=collectors');
+    expect(landing.status).toBe(302);
+    expect(await jarCookie(browser, publicUrl, 'sessionId')).toEqual(expect.any(String));
+    return { browser, cookie: await browser.jar.getCookieString(publicUrl) };
+  }
+  /** The "app" a journey talks to: the load balancer's address. */
+  const t = () => ({ ...a, url: publicUrl });
+
+  it('signs in through both instances, and the session is valid on each', async () => {
+    const { cookie } = await signedIn();
+    for (const instance of [a, b, a, b]) {
+      const res = await fetch(`${instance.url}/collection`, {
+        headers: { cookie },
+        redirect: 'manual',
+      });
+      expect(res.status).toBe(200);
+    }
+  }, 90_000);
+
+  it('a sign-out on one instance ends the session on both', async () => {
+    const { cookie } = await signedIn();
+    const out = await fetch(`${b.url}/logout/collectorsid?b=collectors`, {
+      headers: { cookie },
+      redirect: 'manual',
+    });
+    expect(out.status).toBe(302);
+    for (const instance of [a, b]) {
+      const res = await fetch(`${instance.url}/collection`, {
+        headers: { cookie },
+        redirect: 'manual',
+      });
+      expect(res.status).toBe(302);
+    }
+  }, 90_000);
+
+  it('parallel requests with a stale token on both instances refresh it once', async () => {
+    const { cookie } = await signedIn();
+    await new Promise((r) => setTimeout(r, 1200));
+    const before = proxy.hits.get('/oauth2/default/v1/token') ?? 0;
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        fetch(`${(i % 2 === 0 ? a : b).url}/api/collectors-web/trpc/account.status`, {
+          headers: { cookie },
+        }),
+      ),
+    );
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(
+        ((await res.json()) as { result: { data: { isSignedIn: boolean } } }).result.data
+          .isSignedIn,
+      ).toBe(true);
+    }
+    expect((proxy.hits.get('/oauth2/default/v1/token') ?? 0) - before).toBe(1);
+  }, 90_000);
+
+  it('rate limits count the requests of both instances together', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const res = await fetch(`${(i % 2 === 0 ? a : b).url}/signin?b=collectors`, {
+        redirect: 'manual',
+      });
+      statuses.push(res.status);
+    }
+    // 40 per address and minute in all, not 40 on each: the sign-ins above used some of them too.
+    const limited = statuses.filter((s) => s === 429).length;
+    expect(limited).toBeGreaterThanOrEqual(10);
+    expect(statuses.slice(-5).every((s) => s === 429)).toBe(true);
+  }, 90_000);
+});

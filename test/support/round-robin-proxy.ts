@@ -1,0 +1,49 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A load balancer for tests: sends each request to the next backend in turn (no stickiness), so a
+ * journey's requests land on different instances. Counts requests by path for assertions.
+ */
+export class RoundRobinProxy {
+  private next = 0;
+  private readonly server: http.Server;
+  readonly hits = new Map<string, number>();
+  backends: string[] = [];
+
+  constructor() {
+    this.server = http.createServer((req, res) => {
+      const path = (req.url ?? '/').split('?')[0] ?? '/';
+      this.hits.set(path, (this.hits.get(path) ?? 0) + 1);
+      const backend = new URL(this.backends[this.next++ % this.backends.length] ?? '');
+      const upstream = http.request(
+        {
+          host: backend.hostname,
+          port: backend.port,
+          method: req.method,
+          path: req.url,
+          headers: req.headers,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      upstream.on('error', () => {
+        res.statusCode = 502;
+        res.end();
+      });
+      req.pipe(upstream);
+    });
+  }
+
+  async listen(port = 0): Promise<number> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}

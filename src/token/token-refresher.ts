@@ -50,14 +50,17 @@ export class TokenRefresher {
   private async refreshOnce(
     sessionId: string,
     record: SessionRecord,
+    mayWaitAgain = true,
   ): Promise<SessionRecord | undefined> {
     const lockKey = `refresh-lock:${this.sessions.key(sessionId)}`;
     if (!(await this.store.setIfAbsent(lockKey, '1', LOCK_TTL_SECONDS)))
-      return this.waitForOtherInstance(sessionId, record);
+      return this.waitForOtherInstance(sessionId, record, lockKey, mayWaitAgain);
     try {
       // Another instance may have refreshed between our read and the lock.
-      const current = (await this.sessions.get(sessionId)) ?? record;
-      if (isFresh(current.tokens)) return current;
+      const current = await this.sessions.get(sessionId);
+      if (!current) return undefined;
+      if (isFresh(current.tokens) || current.tokens.accessToken !== record.tokens.accessToken)
+        return current;
       if (!current.tokens.refreshToken) {
         this.metrics.tokenRefresh('no_refresh_token');
         return this.signOut(sessionId, 'no refresh token');
@@ -87,17 +90,26 @@ export class TokenRefresher {
     }
   }
 
+  /**
+   * Another instance holds the lock: its result is the session record with a different access token
+   * (fresh or not: short-lived tokens may already be inside the refresh margin). If the lock goes
+   * away with nothing changed, that refresh failed or its instance died: try once ourselves.
+   */
   private async waitForOtherInstance(
     sessionId: string,
     record: SessionRecord,
+    lockKey: string,
+    mayRetry = true,
   ): Promise<SessionRecord | undefined> {
     const deadline = Date.now() + LOCK_TTL_SECONDS * 1000;
     while (Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, WAIT_STEP_MS));
       const current = await this.sessions.get(sessionId);
       if (!current) return undefined;
-      if (current.tokens.accessToken !== record.tokens.accessToken && isFresh(current.tokens))
-        return current;
+      if (current.tokens.accessToken !== record.tokens.accessToken) return current;
+      if (mayRetry && (await this.store.get(lockKey)) === undefined) {
+        return this.refreshOnce(sessionId, current, false);
+      }
     }
     return undefined;
   }

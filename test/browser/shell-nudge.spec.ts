@@ -1,0 +1,165 @@
+import type { BrowserContext, Cookie, Page } from 'playwright-core';
+import { NUDGE_INTERVAL_MS } from '../../views/shell/nudge/nudge-timing';
+import { APP_STORE_LINKS } from '../../views/shell/nudge/MobileAppNudge';
+import {
+  ANDROID_UA,
+  DESKTOP,
+  DESKTOP_UA,
+  IPHONE_UA,
+  PHONE,
+  ShellBrowser,
+  TEST_TIMEOUT_MS,
+  newShellContext,
+  seriousViolations,
+  signedInCookies,
+  startShellBrowser,
+  waitForHydration,
+  watchPage,
+} from '../support/shell-browser';
+
+const KEY = 'appNudgeLastShown';
+
+/**
+ * Issue 6 item 8, the mobile-app nudge in Chromium (§2, §4 Other, §9): on Android and iOS only; shown
+ * when no time is stored or the stored time is at least 168 hours old; showing it stores the time
+ * (localStorage appNudgeLastShown); a desktop never sees it. The page's clock is fixed (page.clock)
+ * where the exact boundary matters.
+ */
+describe('mobile-app nudge in Chromium', () => {
+  let shell: ShellBrowser;
+  let cookies: Cookie[];
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    shell = await startShellBrowser();
+    cookies = await signedInCookies(shell.t);
+  }, TEST_TIMEOUT_MS);
+  afterAll(async () => {
+    await shell?.close();
+  });
+  afterEach(async () => {
+    await context?.close();
+  });
+
+  const nudge = (page: Page) => page.locator('section.app-nudge');
+  const stored = (page: Page) => page.evaluate((key) => localStorage.getItem(key), KEY);
+
+  async function open(
+    userAgent: string,
+    options: { storedAt?: number; now?: number; path?: string } = {},
+  ): Promise<Page> {
+    context = await newShellContext(shell, {
+      cookies,
+      userAgent,
+      viewport: userAgent === DESKTOP_UA ? DESKTOP : PHONE,
+      ...(options.storedAt !== undefined
+        ? { localStorage: { [KEY]: String(options.storedAt) } }
+        : {}),
+    });
+    const page = await context.newPage();
+    if (options.now !== undefined) await page.clock.setFixedTime(options.now);
+    await page.goto(`${shell.t.url}${options.path ?? '/collection'}`);
+    await waitForHydration(page);
+    return page;
+  }
+
+  it.each([
+    ['Android', ANDROID_UA, 'android'],
+    ['iPhone', IPHONE_UA, 'ios'],
+  ] as const)(
+    '%s with no stored time: shown with its store link, the time is stored; closing hides it; a reload does not bring it back',
+    async (_device, userAgent, platform) => {
+      const before = Date.now();
+      const page = await open(userAgent);
+      const watch = watchPage(page);
+      await nudge(page).waitFor({ state: 'visible' });
+      expect(await nudge(page).getAttribute('data-platform')).toBe(platform);
+      expect(await nudge(page).locator('a.app-nudge-store').getAttribute('href')).toBe(
+        APP_STORE_LINKS[platform],
+      );
+      const time = Number(await stored(page));
+      expect(time).toBeGreaterThanOrEqual(before);
+      expect(time).toBeLessThanOrEqual(Date.now());
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // Closed with the keyboard.
+      await nudge(page).locator('button.app-nudge-close').focus();
+      await page.keyboard.press('Enter');
+      await nudge(page).waitFor({ state: 'detached' });
+      expect(Number(await stored(page))).toBe(time);
+
+      await page.reload();
+      await waitForHydration(page);
+      expect(await nudge(page).count()).toBe(0);
+      expect(Number(await stored(page))).toBe(time);
+      expect(await watch.all()).toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'closing it with the pointer',
+    async () => {
+      const page = await open(ANDROID_UA, { path: '/collection?lang=ja-JP' });
+      await nudge(page).waitFor({ state: 'visible' });
+      await nudge(page).locator('button.app-nudge-close').click();
+      await nudge(page).waitFor({ state: 'detached' });
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'a stored time less than 168 hours ago: not shown, and the stored time is kept',
+    async () => {
+      const now = Date.UTC(2026, 0, 15, 12, 0, 0);
+      const storedAt = now - NUDGE_INTERVAL_MS + 1;
+      const page = await open(ANDROID_UA, { now, storedAt });
+      expect(await page.evaluate(() => Date.now())).toBe(now);
+      expect(await nudge(page).count()).toBe(0);
+      expect(await stored(page)).toBe(String(storedAt));
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'a stored time exactly 168 hours ago: shown again, and the new time stored',
+    async () => {
+      const now = Date.UTC(2026, 0, 15, 12, 0, 0);
+      const page = await open(IPHONE_UA, { now, storedAt: now - NUDGE_INTERVAL_MS });
+      await nudge(page).waitFor({ state: 'visible' });
+      expect(await stored(page)).toBe(String(now));
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'a stored time more than 168 hours ago: shown again',
+    async () => {
+      const now = Date.UTC(2026, 0, 15, 12, 0, 0);
+      const page = await open(ANDROID_UA, { now, storedAt: now - NUDGE_INTERVAL_MS - 60_000 });
+      await nudge(page).waitFor({ state: 'visible' });
+      expect(await stored(page)).toBe(String(now));
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'a desktop user agent never sees it, and nothing is stored',
+    async () => {
+      const page = await open(DESKTOP_UA);
+      expect(await nudge(page).count()).toBe(0);
+      expect(await stored(page)).toBeNull();
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'on the error page too (every shell page carries it)',
+    async () => {
+      const page = await open(ANDROID_UA, { path: '/signin?b=nosuchbrand&lang=fr-CA' });
+      await nudge(page).waitFor({ state: 'visible' });
+      expect(await seriousViolations(page)).toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});

@@ -19,6 +19,8 @@ export interface PendingLogin {
   readonly nonce?: string;
   /** For the brand code redirect: whose client asked. */
   readonly brandClient?: Brand;
+  /** Sent to the IdP because the signed-in collector had steps pending (§2 shell rule). */
+  readonly offerSteps?: boolean;
   readonly bindingHash: string;
   readonly createdAt: number;
 }

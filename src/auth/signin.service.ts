@@ -6,6 +6,8 @@ import type { RedirectPolicy } from '../brand/redirect-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { AppError } from '../errors/app-error';
+import { accountStatus } from '../shell/account-status';
+import { shellGuard } from '../shell/shell-guard';
 import { DEFAULT_LOCALE } from '../locale/locale';
 import { AuthEvents } from '../logging/auth-events';
 import { SessionRecord, Sessions, TokenSet } from '../session/sessions';
@@ -52,6 +54,14 @@ export class SigninService {
     const sessionId = this.cookies.read(req).sessionId;
     const record = await this.liveSession(sessionId);
     if (record && sessionId) {
+      // §2: the shell sends a collector here while a step is pending (migration, second-factor
+      // set-up, survey); those steps are the IdP's, so this sign-in goes through it once more. The
+      // promptMfaSignin flag is the browser's to apply (its shell only comes here when it allows the
+      // prompt), so it is not consulted here: whoever arrives with a step pending is offered it.
+      const pending = shellGuard(accountStatus(record), { brand: query.brand });
+      if (pending !== undefined && pending !== 'not-signed-in') {
+        return this.toIdp(query, res, 'login', true);
+      }
       this.events.signin(query.brand, subjectOf(record), 'session');
       return this.afterLogin(query, { sessionId, record }, res);
     }
@@ -59,7 +69,12 @@ export class SigninService {
   }
 
   /** Code flow with PKCE S256, state and nonce (§4, DESIGN.md flow 1). */
-  private async toIdp(query: SigninQuery, res: Response, prompt?: 'login'): Promise<string> {
+  private async toIdp(
+    query: SigninQuery,
+    res: Response,
+    prompt?: 'login',
+    offerSteps = false,
+  ): Promise<string> {
     // code_verifier and nonce MUST be fresh for every redirect (openid-client, RFC 9700 §2.1.1).
     const verifier = client.randomPKCECodeVerifier();
     const nonce = client.randomNonce();
@@ -68,6 +83,7 @@ export class SigninService {
       query,
       verifier,
       nonce,
+      ...(offerSteps ? { offerSteps } : {}),
     });
     this.cookies.set(res, BINDING_COOKIE, binding);
     const url = await this.oidc.authorizationUrl({
@@ -104,7 +120,10 @@ export class SigninService {
     }
     // A fresh session id on every authentication (ASVS 5.0 7.2.4); the old one, if any, ends.
     await this.sessions.delete(this.cookies.read(req).sessionId);
-    const record = sessionFrom(pending.query, tokens, req);
+    const record = {
+      ...sessionFrom(pending.query, tokens, req),
+      ...(pending.offerSteps ? { stepsOffered: true } : {}),
+    };
     this.events.signin(pending.query.brand, subjectOf(record), 'idp');
     return this.afterLogin(pending.query, { record }, res);
   }

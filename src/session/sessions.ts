@@ -29,6 +29,11 @@ export interface SessionRecord {
   readonly userAgent?: string;
   /** The IdP's session id (the ID token's `sid`), for its back-channel logout tokens. */
   readonly idpSid?: string;
+  /**
+   * This session began with a sign-in that went to the IdP because second-factor set-up or the survey
+   * was pending, so the IdP has offered them; what is still flagged was put off by the collector.
+   */
+  readonly stepsOffered?: boolean;
 }
 
 /** One of a collector's sessions, as the session management page lists it. */

@@ -18,11 +18,14 @@ export function accountStatus(record: SessionRecord | undefined): AuthUserState 
   const collectorsId =
     record.collectorsId ??
     (typeof claims.CollectorsId === 'number' ? claims.CollectorsId : undefined);
+  // Steps the IdP has just offered in this session's sign-in and the collector put off are not
+  // pending again for this session (otherwise §2's redirect to /signin would loop back here).
+  const offered = record.stepsOffered === true;
   return {
     isSignedIn: true,
     isMigrating: claims.isMigrating === true,
-    setupMfa: claims.setupMfa === true,
-    showSurvey: claims.showSurvey === true,
+    setupMfa: claims.setupMfa === true && !offered,
+    showSurvey: claims.showSurvey === true && !offered,
     ...(collectorsId !== undefined ? { collectorsId } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import { Browser } from '../support/browser';
+import { signedInSession } from '../support/account-api';
 import { submitRaw } from '../support/oidc-journey';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -43,4 +44,36 @@ describe('/collection (§2, §4 step 9)', () => {
     expect(collection.body).toMatch(/コレクター番号 \d+ でサインインしています。/);
     expect(collection.body).toContain('href="/logout/collectorsid?b=collectors"');
   }, 60_000);
+});
+
+describe('/collection with steps pending (§2 shell rule, no redirect loop)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it.each(['survey@example.com', 'mfa-setup@example.com'])(
+    '%s who put the step off: /collection -> /signin -> the IdP once more -> /collection',
+    async (email) => {
+      const browser = new Browser();
+      await signedInSession(t, email, browser);
+      const first = await browser.get(`${t.url}/collection`);
+      expect(first.status).toBe(302);
+      const signin = new URL(first.headers.get('location') ?? '');
+      expect(signin.pathname).toBe('/signin');
+      // /signin does not bounce straight back (that was the loop): it goes to the IdP, for a login.
+      const again = await browser.get(signin.href);
+      const authorize = new URL(again.headers.get('location') ?? '');
+      expect(authorize.pathname).toBe('/oauth2/default/v1/authorize');
+      expect(authorize.searchParams.get('prompt')).toBe('login');
+      // The collector signs in and puts the step off again: the page now shows.
+      const done = await signedInSession(t, email, browser, signin.href);
+      expect(done.landing).toBe(`${t.config.http.publicUrl}/collection`);
+      expect((await browser.get(`${t.url}/collection`)).status).toBe(200);
+    },
+    60_000,
+  );
 });

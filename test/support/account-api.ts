@@ -15,9 +15,13 @@ export interface SignedIn {
  * does, and returns the service's cookies once the landing has answered. Optional steps (second-factor
  * set-up prompt, survey) are skipped, so the ID token still carries their flags.
  */
-export async function signedInSession(t: TestApp, email = EMAIL): Promise<SignedIn> {
-  const browser = new Browser();
-  let res = await browser.get(`${t.url}/signin?b=collectors`);
+export async function signedInSession(
+  t: TestApp,
+  email = EMAIL,
+  browser = new Browser(),
+  start = `${t.url}/signin?b=collectors`,
+): Promise<SignedIn & { landing: string }> {
+  let res = await browser.get(start);
   for (let step = 0; step < 12; step++) {
     let landing: string | undefined;
     res = await browser.follow(res, (next) => {
@@ -26,10 +30,14 @@ export async function signedInSession(t: TestApp, email = EMAIL): Promise<Signed
       return true;
     });
     if (landing !== undefined) {
-      await browser.get(landing);
+      const landed = await browser.get(landing);
       const sessionId = await jarCookie(browser, t.url, 'sessionId');
       if (!sessionId) throw new Error(`no session for ${email} after the landing`);
-      return { cookie: await browser.jar.getCookieString(t.url), sessionId };
+      return {
+        cookie: await browser.jar.getCookieString(t.url),
+        sessionId,
+        landing: landed.headers.get('location') ?? '',
+      };
     }
     if (res.status !== 200)
       throw new Error(`the IdP answered ${res.status} on ${res.url}\n${res.body.slice(0, 1500)}`);

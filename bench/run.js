@@ -1,88 +1,11 @@
 // `npm run bench`: the product's hot paths under autocannon, beside a NestJS hello server measured in
 // the same run, printing ratios (absolute numbers drift between machines; ratios do not). Loopback only.
 'use strict';
-const autocannon = require('autocannon');
-const { fork, spawn } = require('node:child_process');
-const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
-const path = require('node:path');
+const { CONNECTIONS, DEMO_PASSWORD, run, startApp, startHello } = require('./harness');
 const { signIn } = require('./signin');
 
-const ROOT = path.resolve(__dirname, '..');
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-const CONNECTIONS = 50;
-const DEMO_PASSWORD = 'Collect0rs!Demo';
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url) {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer`);
-}
-
-async function startHello() {
-  const port = await freePort();
-  const child = fork(path.join(__dirname, 'hello-server.js'), {
-    env: { ...process.env, PORT: String(port) },
-    stdio: 'ignore',
-  });
-  await waitFor(`http://127.0.0.1:${port}/`);
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
-}
-
-async function startApp(extraEnv = {}) {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
-  // The same runtime flags as `npm start` and the Dockerfile: a larger young generation means fewer
-  // scavenges for a server that allocates a little per request.
-  const child = spawn(
-    process.execPath,
-    ['--max-semi-space-size=32', path.join(ROOT, 'dist/src/main.js')],
-    {
-      cwd: ROOT,
-      // Production-like: JSON logs at info (to /dev/null here), limits out of the way of the load.
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        RATE_LIMIT_SIGNIN: '999999/60',
-        RATE_LIMIT_SIGNIN_SESSION: '999999/60',
-        ...extraEnv,
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
-  let stderr = '';
-  child.stderr.on('data', (d) => (stderr += d));
-  const url = `http://localhost:${port}`;
-  await waitFor(`${url}/healthz`).catch((error) => {
-    throw new Error(`${error.message}\n${stderr}`);
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
-
-function run(opts) {
-  return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, result) =>
-      err ? reject(err) : resolve(result),
-    );
-  });
-}
 
 function summary(name, r) {
   return {
@@ -99,7 +22,9 @@ async function main() {
   const results = [];
   const hello = await startHello();
   try {
-    results.push(summary('NestJS hello (reference)', await run({ url: `${hello.url}/` })));
+    results.push(
+      summary('NestJS hello (reference)', await run({ duration: DURATION, url: `${hello.url}/` })),
+    );
   } finally {
     hello.stop();
   }
@@ -109,21 +34,24 @@ async function main() {
     // The floor: this service's own middleware stack (security headers, request ids, cookies, the
     // guard) on a route that does no work and writes no log line. No route can beat this ratio.
     results.push(
-      summary('floor: app /healthz (no work)', await run({ url: `${app.url}/healthz` })),
+      summary(
+        'floor: app /healthz (no work)',
+        await run({ duration: DURATION, url: `${app.url}/healthz` }),
+      ),
     );
     const cookie = await signIn(app.url, 'collector@example.com', DEMO_PASSWORD);
     const target = `${app.url}/signin?b=psa&r=${encodeURIComponent('https://dev.psacard.com/orders')}`;
     results.push(
       summary(
         'signed-in /signin -> brand redirect',
-        await run({ url: target, headers: { cookie } }),
+        await run({ duration: DURATION, url: target, headers: { cookie } }),
       ),
     );
     // Issue 6: the signed-in shell page, server-rendered with its hydration data.
     results.push(
       summary(
         '/collection (signed in, rendered)',
-        await run({ url: `${app.url}/collection`, headers: { cookie } }),
+        await run({ duration: DURATION, url: `${app.url}/collection`, headers: { cookie } }),
       ),
     );
     // Issue 5: a batched GET of account.status with two more queries (§7 has one query procedure).
@@ -131,7 +59,7 @@ async function main() {
     results.push(
       summary(
         'API: batched GET of 3 queries',
-        await run({ url: batch, headers: { cookie, 'x-locale': 'en-US' } }),
+        await run({ duration: DURATION, url: batch, headers: { cookie, 'x-locale': 'en-US' } }),
       ),
     );
   } finally {
@@ -147,7 +75,7 @@ async function main() {
     results.push(
       summary(
         'expired token: /signin with refresh',
-        await run({ url: target, headers: { cookie } }),
+        await run({ duration: DURATION, url: target, headers: { cookie } }),
       ),
     );
   } finally {

@@ -1,0 +1,93 @@
+// What both benchmarks share: free ports, the reference hello server, the app as a production-like
+// child process, and autocannon runs. Loopback only.
+'use strict';
+const autocannon = require('autocannon');
+const { fork, spawn } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const CONNECTIONS = 50;
+const DEMO_PASSWORD = 'Collect0rs!Demo';
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url) {
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
+}
+
+async function startHello() {
+  const port = await freePort();
+  const child = fork(path.join(__dirname, 'hello-server.js'), {
+    env: { ...process.env, PORT: String(port) },
+    stdio: 'ignore',
+  });
+  await waitFor(`http://127.0.0.1:${port}/`);
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+async function startApp(extraEnv = {}) {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+  // The same runtime flags as `npm start` and the Dockerfile: a larger young generation means fewer
+  // scavenges for a server that allocates a little per request.
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=32').split(' ').filter(Boolean),
+      path.join(ROOT, 'dist/src/main.js'),
+    ],
+    {
+      cwd: ROOT,
+      // Production-like: React's and Express's production builds (as `npm start` and the Dockerfile
+      // run), JSON logs at info (to /dev/null here), limits out of the way of the load.
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        RATE_LIMIT_SIGNIN: '999999/60',
+        RATE_LIMIT_SIGNIN_SESSION: '999999/60',
+        ...extraEnv,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr += d;
+    if (process.env.BENCH_APP_STDERR) process.stderr.write(d);
+  });
+  const url = `http://localhost:${port}`;
+  await waitFor(`${url}/healthz`).catch((error) => {
+    throw new Error(`${error.message}\n${stderr}`);
+  });
+  return { url, pid: child.pid, stop: () => child.kill('SIGTERM') };
+}
+
+function run(opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, ...opts }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
+  });
+}
+
+module.exports = { CONNECTIONS, DEMO_PASSWORD, ROOT, freePort, run, startApp, startHello, waitFor };

@@ -6,6 +6,8 @@ import type { SessionStore } from '../session/session-store';
 import { processMetricsRegistry } from './process-metrics';
 import { RoutedRequest, routeLabel } from './route-label';
 
+const HTTP_DURATION = 'http_request_duration_seconds';
+const HTTP_LABELS = ['method', 'route', 'status'] as const;
 /** HTTP latency buckets (seconds): the hot redirects take about a millisecond, pages a few. */
 const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Store latency buckets (seconds): SQLite answers from memory in microseconds, Redis in about 1 ms. */
@@ -13,9 +15,6 @@ const STORE_BUCKETS = [
   0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1,
 ];
 
-export type SigninOutcome = 'success' | 'failure';
-/** A sign-out of a session, of nobody (no or unknown session cookie), or one that failed. */
-export type SignoutOutcome = 'success' | 'no_session' | 'failure';
 /** §4 Token handling: refreshed, refused by the IdP, impossible (no refresh token), or broke. */
 export type RefreshOutcome = 'success' | 'refused' | 'no_refresh_token' | 'error';
 /** The SessionStore calls that are timed (close is not: it happens once, at shutdown). */
@@ -39,12 +38,12 @@ const BRAND_LABELS: ReadonlySet<string> = new Set(BRANDS);
  * The sign-in and sign-out routes (§2): a failed request on one is counted as a failed sign-in or
  * sign-out, by its route pattern (routeLabel).
  */
-export const AUTH_ROUTES: Readonly<Record<string, 'signin' | 'signout'>> = {
-  '/signin': 'signin',
-  '/handleloginredirect': 'signin',
-  '/handlebrandtokenredirect': 'signin',
-  '/logout/collectorsid': 'signout',
-};
+export const AUTH_ROUTES: ReadonlyMap<string, 'signin' | 'signout'> = new Map([
+  ['/signin', 'signin'],
+  ['/handleloginredirect', 'signin'],
+  ['/handlebrandtokenredirect', 'signin'],
+  ['/logout/collectorsid', 'signout'],
+]);
 
 /**
  * The service's Prometheus metrics (issue 7), in a registry of this app's own, not prom-client's
@@ -57,19 +56,24 @@ export class AppMetrics {
   /** This app's metrics and the process's default metrics (shared, see processMetricsRegistry). */
   readonly registry: Registry = Registry.merge([processMetricsRegistry()]);
 
-  readonly httpRequests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status code.',
-    labelNames: ['method', 'route', 'status'] as const,
+  readonly httpDuration = new Histogram({
+    name: HTTP_DURATION,
+    help: 'Time from the request reaching the app to the last byte of the response, in seconds.',
+    labelNames: HTTP_LABELS,
+    buckets: HTTP_BUCKETS,
     registers: [this.registry],
   });
 
-  readonly httpDuration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from the request reaching the app to the last byte of the response, in seconds.',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: HTTP_BUCKETS,
+  /**
+   * Derived from the duration histogram's counts when scraped: a request is recorded once, by one
+   * histogram observation, and the two can never disagree.
+   */
+  readonly httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status code.',
+    labelNames: HTTP_LABELS,
     registers: [this.registry],
+    collect: () => this.countRequests(),
   });
 
   readonly signins = new Counter({
@@ -108,6 +112,14 @@ export class AppMetrics {
     registers: [this.registry],
   });
 
+  private async countRequests(): Promise<void> {
+    const { values } = await this.httpDuration.get();
+    const countName = `${HTTP_DURATION}_count`;
+    this.httpRequests.reset();
+    for (const { metricName, labels, value } of values)
+      if (metricName === countName) this.httpRequests.inc(labels, value);
+  }
+
   signin(brand: Brand): void {
     this.signins.inc({ brand, outcome: 'success', error: NO_ERROR });
   }
@@ -130,7 +142,7 @@ export class AppMetrics {
    * request's `b` when it names one (the landings carry none: `unknown`).
    */
   requestFailed(req: RoutedRequest & { readonly query?: unknown }, error: string): void {
-    const kind = AUTH_ROUTES[routeLabel(req)];
+    const kind = AUTH_ROUTES.get(routeLabel(req));
     if (!kind) return;
     const b = (req.query as Record<string, unknown> | undefined)?.b;
     const brand =

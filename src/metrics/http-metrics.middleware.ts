@@ -9,11 +9,11 @@ type TimedResponse = ServerResponse & { [STARTED_AT]?: number };
  * Counts and times every request (http_requests_total, http_request_duration_seconds) by method,
  * route pattern and status code. Mounted first, so it also sees what the embedded IdP and the static
  * files answer. Per request: one clock read, one shared 'finish' listener (no closure), and at the
- * end one counter increment and one histogram observation. A request the client abandons before the
- * response is finished is not counted.
+ * end one histogram observation. A request the client abandons before the response is finished is
+ * not counted.
  */
 export function httpMetricsMiddleware(
-  metrics: Pick<AppMetrics, 'httpRequests' | 'httpDuration'>,
+  metrics: Pick<AppMetrics, 'httpDuration'>,
 ): (req: IncomingMessage, res: ServerResponse, next: () => void) => void {
   function onFinish(this: TimedResponse): void {
     const startedAt = this[STARTED_AT];
@@ -24,7 +24,7 @@ export function httpMetricsMiddleware(
       route: routeLabel(this.req),
       status: String(this.statusCode),
     };
-    metrics.httpRequests.inc(labels);
+    // http_requests_total is derived from this histogram's counts when scraped.
     metrics.httpDuration.observe(labels, (performance.now() - startedAt) / 1000);
   }
   return (_req, res, next) => {

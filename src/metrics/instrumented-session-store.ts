@@ -39,61 +39,75 @@ export class InstrumentedSessionStore implements SessionStore {
     ) as Record<StoreOperation, Labels>;
   }
 
-  private async timed<T>(operation: StoreOperation, call: () => Promise<T>): Promise<T> {
+  /**
+   * Observes the call's latency when its promise settles, and counts a rejection. Written with
+   * `then` rather than an async wrapper: one promise more per call, not two and a closure.
+   */
+  private timed<T>(operation: StoreOperation, start: number, call: Promise<T>): Promise<T> {
     const labels = this.labels[operation];
-    const start = performance.now();
-    try {
-      return await call();
-    } catch (error) {
-      this.metrics.storeErrors.inc(labels);
-      throw error;
-    } finally {
-      this.metrics.storeDuration.observe(labels, (performance.now() - start) / 1000);
-    }
+    return call.then(
+      (value) => {
+        this.metrics.storeDuration.observe(labels, (performance.now() - start) / 1000);
+        return value;
+      },
+      (error: unknown) => {
+        this.metrics.storeDuration.observe(labels, (performance.now() - start) / 1000);
+        this.metrics.storeErrors.inc(labels);
+        throw error;
+      },
+    );
   }
 
   get(key: string): Promise<string | undefined> {
-    return this.timed('get', () => this.inner.get(key));
+    return this.timed('get', performance.now(), this.inner.get(key));
   }
 
   set(key: string, value: string, ttlSeconds: number): Promise<void> {
-    return this.timed('set', () => this.inner.set(key, value, ttlSeconds));
+    return this.timed('set', performance.now(), this.inner.set(key, value, ttlSeconds));
   }
 
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
-    return this.timed('setIfAbsent', () => this.inner.setIfAbsent(key, value, ttlSeconds));
+    return this.timed(
+      'setIfAbsent',
+      performance.now(),
+      this.inner.setIfAbsent(key, value, ttlSeconds),
+    );
   }
 
   replace(key: string, value: string, ttlSeconds: number): Promise<boolean> {
-    return this.timed('replace', () => this.inner.replace(key, value, ttlSeconds));
+    return this.timed('replace', performance.now(), this.inner.replace(key, value, ttlSeconds));
   }
 
   take(key: string): Promise<string | undefined> {
-    return this.timed('take', () => this.inner.take(key));
+    return this.timed('take', performance.now(), this.inner.take(key));
   }
 
   delete(key: string): Promise<void> {
-    return this.timed('delete', () => this.inner.delete(key));
+    return this.timed('delete', performance.now(), this.inner.delete(key));
   }
 
   increment(key: string, windowSeconds: number): Promise<number> {
-    return this.timed('increment', () => this.inner.increment(key, windowSeconds));
+    return this.timed('increment', performance.now(), this.inner.increment(key, windowSeconds));
   }
 
   addMember(key: string, member: string, ttlSeconds: number): Promise<void> {
-    return this.timed('addMember', () => this.inner.addMember(key, member, ttlSeconds));
+    return this.timed(
+      'addMember',
+      performance.now(),
+      this.inner.addMember(key, member, ttlSeconds),
+    );
   }
 
   removeMember(key: string, member: string): Promise<void> {
-    return this.timed('removeMember', () => this.inner.removeMember(key, member));
+    return this.timed('removeMember', performance.now(), this.inner.removeMember(key, member));
   }
 
   members(key: string): Promise<string[]> {
-    return this.timed('members', () => this.inner.members(key));
+    return this.timed('members', performance.now(), this.inner.members(key));
   }
 
   ping(): Promise<void> {
-    return this.timed('ping', () => this.inner.ping());
+    return this.timed('ping', performance.now(), this.inner.ping());
   }
 
   close(): Promise<void> {

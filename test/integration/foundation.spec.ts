@@ -102,7 +102,7 @@ describe('foundation over HTTP', () => {
       .set('accept', 'text/html,application/xhtml+xml')
       .expect(404);
     expect(res.headers['content-type']).toMatch(/text\/html/);
-    expect(res.text).toContain('<html lang="fr-CA">');
+    expect(res.text).toMatch(/<html lang="fr-CA"[ >]/);
     expect(res.text).toContain(`Référence : ${res.headers['x-request-id']}`);
     expect(res.text).toContain('href="https://dev.psacard.com/support"');
     expect(res.text).toContain('Réessayer');

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { createApp } from './app.factory';
 import type { AppConfig } from './config/app-config';
@@ -30,7 +29,7 @@ async function bootstrap(): Promise<void> {
   const exit = (code: number): never => process.exit(code);
   installProcessGuards(logger, exit);
   // Tracks in-flight responses from the first request, so a shutdown can close their connections.
-  const drain = new HttpDrain(app.getHttpServer() as Server);
+  const drain = new HttpDrain(app.getHttpServer());
   await app.listen(config.http.port, config.http.host);
   logger.log(`listening on ${config.http.publicUrl} (${config.env}, IdP ${config.idp.mode})`);
   new GracefulShutdown(

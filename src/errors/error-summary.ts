@@ -11,16 +11,16 @@ export function errorSummary(error: unknown): string {
   const parts: string[] = [];
   let current: unknown = error;
   for (let depth = 0; depth < MAX_CAUSES && current !== undefined && current !== null; depth++) {
-    if (current instanceof Error) {
-      const code = (current as { code?: unknown }).code;
-      const message =
-        typeof code === 'string' && !current.message.includes(code)
-          ? `${current.message} (${code})`
-          : current.message;
+    // Duck-typed: an error made in another realm (a VM context, Node's internals under a test
+    // runner) is no `instanceof Error` here.
+    if (typeof current === 'object' && typeof (current as Error).message === 'string') {
+      const { message: text, code, cause } = current as Error & { code?: unknown };
+      const message = typeof code === 'string' && !text.includes(code) ? `${text} (${code})` : text;
       if (message && !parts.includes(message)) parts.push(message);
-      current = current.cause;
+      current = cause;
     } else {
-      parts.push(String(current));
+      // A thrown string or number says what it is; an object without a message says nothing useful.
+      if (typeof current === 'string' || typeof current === 'number') parts.push(String(current));
       break;
     }
   }

@@ -1,3 +1,5 @@
+import { errorSummary } from '../errors/error-summary';
+
 /** One dependency that must answer before the instance takes traffic. */
 export interface ReadinessCheck {
   readonly name: string;
@@ -33,12 +35,9 @@ export async function runChecks(
         ]);
         return [c.name, { status: 'up' }];
       } catch (error) {
-        // Only the message: a driver error can embed a connection URL with a password.
-        const message =
-          error instanceof Error
-            ? error.message.replace(/\/\/[^@\s/]*@/g, '//[redacted]@')
-            : 'failed';
-        return [c.name, { status: 'down', error: message.slice(0, 200) }];
+        // Messages only (with their causes, e.g. `fetch failed: connect ECONNREFUSED …`), never a
+        // stack; errorSummary removes the password a driver error may quote from a connection URL.
+        return [c.name, { status: 'down', error: errorSummary(error).slice(0, 200) || 'failed' }];
       } finally {
         clearTimeout(timer);
       }

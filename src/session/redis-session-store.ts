@@ -82,7 +82,7 @@ export class RedisSessionStore implements SessionStore {
     try {
       return await command();
     } catch (error) {
-      if (error instanceof Error && error.name === 'ReplyError') throw error;
+      if ((error as { name?: unknown } | null)?.name === 'ReplyError') throw error;
       throw new AppError(
         'ServiceUnavailable',
         `the session store (redis) did not answer: ${errorSummary(error)}`,

@@ -10,6 +10,13 @@ import { SessionStore, assertValidKey, assertValidMember, assertValidTtl } from 
 const PURGE_INTERVAL_MS = 60_000;
 /** How often counted rate-limit hits are written to the file (see increment). */
 const COUNTER_FLUSH_INTERVAL_MS = 1_000;
+/**
+ * How long a write waits for a lock another process holds on the file (issue 7 fault tests). The
+ * driver is synchronous, so the wait stalls every request of the process: it is kept short. One
+ * process owns the file, so only an outside tool ever holds the lock. The background writes (counter
+ * flush, purge) do not wait at all: they try again on their next turn.
+ */
+const BUSY_TIMEOUT_MS = 1_000;
 /** Records kept in memory for reads; the least recently used are dropped beyond this. */
 const READ_CACHE_ENTRIES = 20_000;
 
@@ -58,7 +65,7 @@ export class SqliteSessionStore implements SessionStore {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     this.db.exec(
       `CREATE TABLE IF NOT EXISTS kv (
          key TEXT PRIMARY KEY,
@@ -252,7 +259,7 @@ export class SqliteSessionStore implements SessionStore {
     clearInterval(this.purgeTimer);
     clearInterval(this.flushTimer);
     if (this.db.open) {
-      this.flushCounters();
+      this.flushCounters(true);
       this.db.close();
     }
     this.cache.clear();
@@ -269,8 +276,11 @@ export class SqliteSessionStore implements SessionStore {
     }
   }
 
-  /** Writes the counters changed since the last flush in one transaction; drops ended windows. */
-  private flushCounters(): void {
+  /**
+   * Writes the counters changed since the last flush in one transaction; drops ended windows. Only the
+   * last flush, at close, waits for a lock.
+   */
+  private flushCounters(waitForLock = false): void {
     const now = this.now();
     const dirty: [string, Counter][] = [];
     for (const [key, counter] of this.counters) {
@@ -279,11 +289,13 @@ export class SqliteSessionStore implements SessionStore {
     }
     if (dirty.length === 0) return;
     try {
-      this.db.transaction(() => {
+      const write = this.db.transaction(() => {
         for (const [key, counter] of dirty) {
           this.statements.upsert.run(key, String(counter.count), counter.expiresAt);
         }
-      })();
+      });
+      if (waitForLock) write();
+      else this.withoutWaiting(() => write());
       for (const [, counter] of dirty) counter.dirty = false;
       if (this.flushFailing) this.logger.log('rate-limit counters are written to the file again');
       this.flushFailing = false;
@@ -300,10 +312,22 @@ export class SqliteSessionStore implements SessionStore {
     const now = this.now();
     for (const [key, cached] of this.cache) if (cached.expiresAt <= now) this.cache.delete(key);
     try {
-      this.statements.purge.run(now);
-      this.statements.purgeMembers.run(now);
+      this.withoutWaiting(() => {
+        this.statements.purge.run(now);
+        this.statements.purgeMembers.run(now);
+      });
     } catch {
       // Expired rows are invisible to reads anyway; the next sweep tries again.
+    }
+  }
+
+  /** Runs background work that gives up at once, rather than stall requests, when the file is locked. */
+  private withoutWaiting(work: () => void): void {
+    this.db.pragma('busy_timeout = 0');
+    try {
+      work();
+    } finally {
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     }
   }
 
@@ -321,15 +345,26 @@ export class SqliteSessionStore implements SessionStore {
     try {
       return Promise.resolve(work());
     } catch (error) {
-      if (error instanceof Database.SqliteError)
+      const code = sqliteCode(error);
+      if (code)
         return Promise.reject(
           new AppError(
             'ServiceUnavailable',
-            `the session store (sqlite) refused the operation: ${error.code}`,
+            `the session store (sqlite) refused the operation: ${code}`,
             { cause: error },
           ),
         );
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }
+}
+
+/**
+ * The SQLite result code of a driver error (`SQLITE_FULL`, `SQLITE_BUSY`, …). By its code rather than
+ * `instanceof SqliteError`: the native driver keeps the error class it was first loaded with, which a
+ * second copy of the module (a test runner's fresh registry) does not share.
+ */
+function sqliteCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_') ? code : undefined;
 }

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { randomBytes } from 'node:crypto';
 import { AccountProfiles } from '../../src/auth/account-profiles';
 import { SigninService } from '../../src/auth/signin.service';
+import { SessionEnding } from '../../src/auth/session-ending';
 import { Sessions } from '../../src/session/sessions';
 import { SESSION_STORE } from '../../src/session/session-store';
 import { AuthEvents } from '../../src/logging/auth-events';
@@ -358,6 +359,7 @@ describe('cookie.setCookie on an https site (§9: Secure except on localhost)', 
       t.app.get(AuthEvents),
       await t.app.resolve(PinoLogger),
       t.app.get(SESSION_STORE),
+      t.app.get(SessionEnding),
     );
     const httpsCaller = createCallerFactory(factory.build());
     const setCookies: string[] = [];

@@ -9,16 +9,17 @@ export interface RunningRedis {
 }
 
 /**
- * Starts a throw-away redis-server on a free loopback port, without persistence. `npm test` installs
- * Debian's redis-server first (scripts/test-prerequisites.js); a missing binary fails loudly here.
+ * Starts a throw-away redis-server on a free loopback port (or `port`, e.g. to bring one back where
+ * it was), without persistence. `npm test` installs Debian's redis-server first
+ * (scripts/test-prerequisites.js); a missing binary fails loudly here.
  */
-export async function startRedis(): Promise<RunningRedis> {
+export async function startRedis(options: { port?: number } = {}): Promise<RunningRedis> {
   if (spawnSync('sh', ['-c', 'command -v redis-server'], { stdio: 'ignore' }).status !== 0) {
     throw new Error(
       'redis-server is not installed: run `npm test` (it installs it) or `apt-get install -y redis-server`',
     );
   }
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn(
     'redis-server',
     [

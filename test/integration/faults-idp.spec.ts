@@ -1,0 +1,118 @@
+import * as net from 'node:net';
+import { DEVELOPER_SECRETS, EMBEDDED_CLIENT_ID } from '../../src/config/config.schema';
+import { Browser, BrowserResponse } from '../support/browser';
+import { freePort } from '../support/free-port';
+import { pageText } from '../support/signin-journey';
+import { TestApp, startTestApp } from '../support/test-app';
+
+/**
+ * Issue 7 item 6: the external IdP cannot be reached. The service runs with IDP_MODE=external against
+ * an issuer address where nothing listens, or where a server accepts connections and never answers;
+ * then the IdP comes up there (another instance of this service with its embedded IdP, a real
+ * OpenID Connect issuer).
+ */
+
+const externalIdp = (issuerPort: number) => ({
+  APP_ENV: 'dev',
+  IDP_MODE: 'external',
+  IDP_ISSUER: `http://localhost:${issuerPort}/oauth2/default`,
+  IDP_CLIENT_ID: EMBEDDED_CLIENT_ID,
+  IDP_CLIENT_SECRET: DEVELOPER_SECRETS.IDP_CLIENT_SECRET,
+});
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = Date.now();
+  const value = await work();
+  return { value, ms: Date.now() - started };
+}
+
+const signinPage = (t: TestApp): Promise<BrowserResponse> =>
+  new Browser().request(`${t.url}/signin?b=psa`, { headers: { accept: 'text/html' } });
+
+/** The error page of an IdP outage: 502 OktaError, the message, the correlation id, nothing set. */
+function expectIdpErrorPage(t: TestApp, page: BrowserResponse): void {
+  expect(page.status).toBe(502);
+  expect(page.headers.get('content-type')).toMatch(/text\/html/);
+  expect(page.headers.getSetCookie()).toEqual([]);
+  const id = page.headers.get('x-request-id') ?? '';
+  const text = pageText(page.body);
+  expect(text).toContain(
+    'Our sign-in service is not answering right now. Please try again shortly.',
+  );
+  expect(text).toContain(`Reference: ${id}`);
+  expect(text).toContain('Error code: OktaError');
+  expect(page.body).not.toMatch(/\bat .*\.[jt]s:\d+/);
+  // Logged once, at error level, saying what failed and why.
+  const lines = t.logs.records.filter((l) => l.correlationId === id && l.level === 50);
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatchObject({
+    status: 502,
+    error: 'OktaError',
+    msg: 'request failed: the IdP discovery document could not be read',
+  });
+}
+
+async function readiness(t: TestApp): Promise<{ status: number; idp: unknown }> {
+  const res = await fetch(`${t.url}/readyz`);
+  const body = (await res.json()) as { checks: Record<string, unknown> };
+  return { status: res.status, idp: body.checks.idpDiscovery };
+}
+
+describe('the IdP is unreachable (issue 7 item 6)', () => {
+  let t: TestApp | undefined;
+  let idp: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    await idp?.close();
+    t = idp = undefined;
+  });
+
+  it('nothing listens: /signin shows the error page with a correlation id, readiness says the IdP is down; once it is up, sign-in goes there', async () => {
+    const issuerPort = await freePort();
+    t = await startTestApp(externalIdp(issuerPort));
+
+    const page = await timed(() => signinPage(t!));
+    expectIdpErrorPage(t, page.value);
+    expect(page.ms).toBeLessThan(5_000);
+    expect(
+      t.logs.records.find(
+        (l) => l.correlationId === page.value.headers.get('x-request-id') && l.level === 50,
+      )?.cause,
+    ).toMatch(/ECONNREFUSED/);
+    expect(await readiness(t)).toEqual({
+      status: 503,
+      idp: { status: 'down', error: expect.stringMatching(/^fetch failed: connect ECONNREFUSED/) },
+    });
+    expect(t.logs.text).not.toMatch(/unhandled|uncaught/i);
+
+    // The IdP comes up at that address: a failed discovery is not cached, so sign-in resumes.
+    idp = await startTestApp({ PORT: String(issuerPort) });
+    expect((await readiness(t)).status).toBe(200);
+    const start = await new Browser().get(`${t.url}/signin?b=psa`);
+    expect(start.status).toBe(302);
+    expect(start.headers.get('location')).toMatch(
+      new RegExp(`^http://localhost:${issuerPort}/oauth2/default/v1/authorize\\?`),
+    );
+  }, 60_000);
+
+  it('it accepts connections and never answers: the error page comes within the discovery timeout', async () => {
+    const silent = net.createServer(() => undefined);
+    const sockets = new Set<net.Socket>();
+    silent.on('connection', (s) => sockets.add(s));
+    const issuerPort = await freePort();
+    await new Promise<void>((resolve) => silent.listen(issuerPort, '127.0.0.1', resolve));
+    try {
+      t = await startTestApp(externalIdp(issuerPort));
+      const ready = await timed(() => readiness(t!));
+      expect(ready.value.status).toBe(503);
+      expect(ready.ms).toBeLessThan(4_000);
+      const page = await timed(() => signinPage(t!));
+      expectIdpErrorPage(t, page.value);
+      // openid-client's discovery gives up after 5 s.
+      expect(page.ms).toBeLessThan(9_000);
+    } finally {
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,159 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, BrowserResponse } from './browser';
+import { freePort } from './free-port';
+import { throughIdp } from './signin-journey';
+import { tempDataDir } from './test-config';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+/**
+ * Compiles the service as `npm run build` does (tsc -p tsconfig.build.json), into a folder of its own
+ * under .test-data/ so that suites running side by side never read a half-written dist/. The product
+ * finds its project root (locales, client bundle) and node_modules by walking up from there.
+ * Returns the path of main.js; remove the folder with removeBuild when the suite ends.
+ */
+export function buildApp(): string {
+  const outDir = path.join(ROOT, '.test-data', `build-${randomUUID()}`);
+  execFileSync(
+    process.execPath,
+    [
+      path.join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      'tsconfig.build.json',
+      '--outDir',
+      outDir,
+    ],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  return path.join(outDir, 'src/main.js');
+}
+
+export function removeBuild(main: string): void {
+  fs.rmSync(path.resolve(main, '../..'), { recursive: true, force: true });
+}
+
+export interface ProcessExit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+}
+
+export interface ProcessApp {
+  readonly child: ChildProcess;
+  readonly port: number;
+  /** The public URL (http://localhost:PORT), as the embedded issuer names it. */
+  readonly url: string;
+  readonly dataDir: string;
+  /** Settles when the process has exited. */
+  readonly exit: Promise<ProcessExit>;
+  readonly exited: boolean;
+  /** Everything written to stdout and stderr so far. */
+  output(): string;
+  /** The JSON log lines written to stdout so far. */
+  logs(): Record<string, unknown>[];
+  /** Kills the process (SIGKILL) if it still runs, and waits for it to go. */
+  kill(): Promise<ProcessExit>;
+}
+
+/**
+ * The service as `npm start` runs it (NODE_ENV=production, the environment given and PATH only), as a
+ * real child process on a free port (or `env.PORT`), with a fresh DATA_DIR unless one is given.
+ * Resolves once /healthz answers.
+ */
+export async function startProcessApp(
+  main: string,
+  env: Record<string, string> = {},
+): Promise<ProcessApp> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const dataDir = env.DATA_DIR ?? tempDataDir();
+  const child = spawn(process.execPath, [main], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'production',
+      DATA_DIR: dataDir,
+      // Journeys post many forms from one address.
+      RATE_LIMIT_CREDENTIAL_POSTS: '10000/60',
+      RATE_LIMIT_SIGNIN: '10000/60',
+      RATE_LIMIT_SIGNIN_SESSION: '10000/60',
+      ...env,
+      PORT: String(port),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let all = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    all += d.toString();
+  });
+  child.stderr?.on('data', (d: Buffer) => (all += d.toString()));
+  let exited = false;
+  const exit = new Promise<ProcessExit>((resolve) =>
+    child.once('exit', (code, signal) => {
+      exited = true;
+      resolve({ code, signal });
+    }),
+  );
+  const app: ProcessApp = {
+    child,
+    port,
+    url: `http://localhost:${port}`,
+    dataDir,
+    exit,
+    get exited() {
+      return exited;
+    },
+    output: () => all,
+    logs: () =>
+      stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    kill: () => {
+      if (!exited) child.kill('SIGKILL');
+      return exit;
+    },
+  };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited) throw new Error(`the service exited during start-up:\n${all}`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return app;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await app.kill();
+      throw new Error(`the service did not answer /healthz within 30 s:\n${all}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Polls `probe` until it returns true, or fails after `timeoutMs`. */
+export async function eventually(
+  what: string,
+  probe: () => Promise<boolean>,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await probe().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * A collector's whole sign-in at a running service (any: in-process or child): GET /signin, the
+ * embedded IdP's steps, then the landing, whose answer (a 302 carrying the sessionId cookie) is
+ * returned.
+ */
+export async function signInAt(url: string, browser: Browser): Promise<BrowserResponse> {
+  const start = await browser.get(`${url}/signin`);
+  const callback = await throughIdp(browser, start);
+  return browser.get(callback.href);
+}

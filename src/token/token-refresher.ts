@@ -78,7 +78,9 @@ export class TokenRefresher {
         this.metrics.tokenRefresh('success');
         return updated;
       } catch (error) {
-        if (error instanceof IdpError) {
+        // The IdP refused the refresh token: signed out (§4). The IdP is down: the session stays and
+        // the request gets the 502 page, so the collector is still signed in once it is back.
+        if (error instanceof IdpError && !error.outage) {
           this.metrics.tokenRefresh('refused');
           return this.signOut(sessionId, error.oauthError ?? error.message);
         }

@@ -5,7 +5,16 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'client/dist/**', 'node_modules/**', 'data/**', 'coverage/**', '.test-data/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'client/dist/**',
+      'node_modules/**',
+      'data/**',
+      'coverage/**',
+      '.test-data/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

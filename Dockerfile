@@ -21,6 +21,7 @@ RUN npm run build \
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
+    MALLOC_ARENA_MAX=2 \
     HOST=0.0.0.0 \
     PORT=3333 \
     DATA_DIR=/app/data
@@ -38,4 +39,4 @@ EXPOSE 3333
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3333)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node directly (not npm) so SIGTERM reaches the process and it shuts down gracefully.
-CMD ["node", "--max-semi-space-size=32", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=128", "dist/src/main.js"]

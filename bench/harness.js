@@ -9,6 +9,11 @@ const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
+/**
+ * How production runs the service (scripts/runtime.json): the same flags and environment here.
+ * For experiments only: BENCH_NODE_FLAGS replaces the flags, BENCH_APP_ENV (JSON) adds variables.
+ */
+const RUNTIME = require('../scripts/runtime.json');
 const CONNECTIONS = 50;
 const DEMO_PASSWORD = 'Collect0rs!Demo';
 
@@ -51,7 +56,7 @@ async function startApp(extraEnv = {}) {
   const child = spawn(
     process.execPath,
     [
-      ...(process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=32').split(' ').filter(Boolean),
+      ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? RUNTIME.nodeFlags),
       path.join(ROOT, 'dist/src/main.js'),
     ],
     {
@@ -60,11 +65,12 @@ async function startApp(extraEnv = {}) {
       // run), JSON logs at info (to /dev/null here), limits out of the way of the load.
       env: {
         PATH: process.env.PATH,
-        NODE_ENV: 'production',
+        ...RUNTIME.env,
         PORT: String(port),
         DATA_DIR: dataDir,
         RATE_LIMIT_SIGNIN: '999999/60',
         RATE_LIMIT_SIGNIN_SESSION: '999999/60',
+        ...(process.env.BENCH_APP_ENV ? JSON.parse(process.env.BENCH_APP_ENV) : {}),
         ...extraEnv,
       },
       stdio: ['ignore', 'ignore', 'pipe'],

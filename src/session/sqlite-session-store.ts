@@ -18,7 +18,7 @@ const COUNTER_FLUSH_INTERVAL_MS = 1_000;
  */
 const BUSY_TIMEOUT_MS = 1_000;
 /** Records kept in memory for reads; the least recently used are dropped beyond this. */
-const READ_CACHE_ENTRIES = 20_000;
+const READ_CACHE_ENTRIES = 5_000;
 
 interface Cached {
   readonly value: string;

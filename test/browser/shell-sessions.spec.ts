@@ -1,0 +1,98 @@
+import type { BrowserContext, Cookie } from 'playwright-core';
+import { signedInSession } from '../support/account-api';
+import {
+  ShellBrowser,
+  TEST_TIMEOUT_MS,
+  cookiesFor,
+  newShellContext,
+  seriousViolations,
+  startShellBrowser,
+  until,
+  waitForHydration,
+  watchPage,
+} from '../support/shell-browser';
+
+/**
+ * Issue 7 item 3 in Chromium: the session management page lists the collector's sessions, 'Sign out
+ * this session' ends another one (its row goes, a success toast says so, that session is signed out),
+ * and 'Sign out everywhere' ends the others and signs this browser out too.
+ */
+describe('session management in Chromium', () => {
+  let shell: ShellBrowser;
+  let context: BrowserContext | undefined;
+
+  beforeAll(async () => {
+    shell = await startShellBrowser();
+  }, TEST_TIMEOUT_MS);
+  afterAll(async () => {
+    await shell?.close();
+  });
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+
+  const signedIn = async (): Promise<{ cookie: string; cookies: Cookie[] }> => {
+    const { cookie } = await signedInSession(shell.t);
+    return { cookie, cookies: cookiesFor(shell.t.url, cookie) };
+  };
+  const live = async (cookie: string) =>
+    (await fetch(`${shell.t.url}/collection`, { headers: { cookie }, redirect: 'manual' }))
+      .status === 200;
+
+  it(
+    'Sign out this session ends the other session, with the keyboard',
+    async () => {
+      const other = await signedIn();
+      const mine = await signedIn();
+      context = await newShellContext(shell, { cookies: mine.cookies });
+      const page = await context.newPage();
+      const errors = watchPage(page);
+      await page.goto(`${shell.t.url}/account/sessions`);
+      await waitForHydration(page);
+      expect(await seriousViolations(page)).toEqual([]);
+      const rows = page.locator('.session-item');
+      const before = await rows.count();
+      expect(before).toBeGreaterThanOrEqual(2);
+      expect(await page.locator('.session-item .session-current').count()).toBe(1);
+
+      const otherRow = page.locator('.session-item:not(:has(.session-current))').first();
+      await otherRow.locator('button').focus();
+      await page.keyboard.press('Enter');
+      await until(
+        () => rows.count(),
+        (n) => n === before - 1,
+      );
+      await page.locator('.toast-region [data-variant="success"]').waitFor();
+      expect(await page.locator('.toast-region').innerText()).toContain(
+        'That session is signed out.',
+      );
+      // The other session (the only other row) has ended; this one goes on.
+      expect(await live(other.cookie)).toBe(false);
+      expect(await live(mine.cookie)).toBe(true);
+      expect(await errors.all()).toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'Sign out everywhere ends every other session, then signs this browser out',
+    async () => {
+      const other = await signedIn();
+      const mine = await signedIn();
+      context = await newShellContext(shell, { cookies: mine.cookies });
+      const page = await context.newPage();
+      await page.goto(`${shell.t.url}/account/sessions`);
+      await waitForHydration(page);
+      await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith('/account/sessions'), {
+        timeout: 30_000,
+      });
+      expect(await live(other.cookie)).toBe(false);
+      expect(await live(mine.cookie)).toBe(false);
+      const jar = await context.cookies(shell.t.url);
+      expect(jar.find((c) => c.name === 'sessionId')).toBeUndefined();
+    },
+    TEST_TIMEOUT_MS,
+  );
+});

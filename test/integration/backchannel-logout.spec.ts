@@ -1,4 +1,15 @@
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import Database from 'better-sqlite3';
+import {
+  SignJWT,
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  importJWK,
+  jwtVerify,
+  type JSONWebKeySet,
+  type JWK,
+} from 'jose';
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -169,6 +180,60 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
     const collection = await browser.get(`${t.url}/collection`);
     expect(collection.status).toBe(302);
   }, 60_000);
+
+  /** A logout token as the IdP signs them (its current key, read from its own SQLite file). */
+  async function idpLogoutToken(claims: Record<string, unknown>): Promise<string> {
+    const db = new Database(path.join(t.config.dataDir, 'idp.sqlite'), { readonly: true });
+    const row = db
+      .prepare("SELECT kid, jwk FROM idp_signing_keys WHERE state = 'current'")
+      .get() as { kid: string; jwk: string };
+    db.close();
+    const key = await importJWK(JSON.parse(row.jwk) as JWK, 'RS256');
+    const now = Math.floor(Date.now() / 1000);
+    return new SignJWT({
+      events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
+      jti: randomUUID(),
+      ...claims,
+    })
+      .setProtectedHeader({ alg: 'RS256', kid: row.kid, typ: 'logout+jwt' })
+      .setIssuer(t.config.idp.issuer)
+      .setAudience(t.config.idp.clientId)
+      .setIssuedAt(now)
+      .sign(key);
+  }
+
+  it('accepts an IdP logout token once: the same jti again is refused and changes nothing', async () => {
+    const first = await signedIn();
+    const token = await idpLogoutToken({ sub: first.record.sub, jti: `replay-${randomUUID()}` });
+    await request(t.url)
+      .post('/backchannel-logout')
+      .type('form')
+      .send({ logout_token: token })
+      .expect(200);
+    expect(await t.app.get(Sessions).get(first.sessionId)).toBeUndefined();
+    const second = await signedIn();
+    const replay = await request(t.url)
+      .post('/backchannel-logout')
+      .type('form')
+      .send({ logout_token: token })
+      .expect(400);
+    expect(replay.body.error_description).toMatch(/already used/);
+    expect(await t.app.get(Sessions).get(second.sessionId)).toBeDefined();
+  }, 60_000);
+
+  it.each([
+    ['a nonce', { sub: 'x', nonce: 'n' }, /nonce/],
+    ['no sub or sid', {}, /no sub or sid/],
+    ['no event', { sub: 'x', events: { other: {} } }, /events/],
+  ])('refuses an IdP-signed token with %s', async (_label, claims, says) => {
+    const token = await idpLogoutToken(claims);
+    const res = await request(t.url)
+      .post('/backchannel-logout')
+      .type('form')
+      .send({ logout_token: token })
+      .expect(400);
+    expect(res.body.error_description).toMatch(says);
+  });
 
   it.each([
     ['no token', {}],

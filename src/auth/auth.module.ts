@@ -12,6 +12,7 @@ import { DemoBrandController } from '../demo/demo-brand.controller';
 import { AuthEvents } from '../logging/auth-events';
 import { CollectionController } from '../shell/collection.controller';
 import { SessionsController } from '../shell/sessions.controller';
+import { ShellAccessCheck } from '../shell/shell-access';
 import { Sessions } from '../session/sessions';
 import { LegacyCookieMiddleware } from '../token/legacy-cookie.middleware';
 import { TokenParamMiddleware } from '../token/token-param.middleware';
@@ -52,6 +53,7 @@ export class AuthModule implements NestModule {
       SigninService,
       SignoutService,
       SessionEnding,
+      ShellAccessCheck,
       ServiceSigningKey,
       BackchannelNotifier,
       BrandTokenService,

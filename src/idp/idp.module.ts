@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PinoLogger } from 'nestjs-pino';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import type { SessionStore } from '../session/session-store';
 import { AccountStore } from './accounts/account-store';
 import { FactorStore } from './accounts/factor-store';
 import { OneTimeCodes } from './accounts/one-time-codes';
@@ -16,17 +17,27 @@ import { MESSAGE_SENDER, MessageSender } from './outbox/message-sender';
 import { OutboxSender } from './outbox/outbox';
 import { OutboxController } from './outbox/outbox.controller';
 import { EmbeddedIdp } from './provider/embedded-idp';
+import { IDP_STATE_STORE, createIdpStateStore } from './provider/idp-state-store';
 import { PROVIDER_PAGES } from './provider/provider-pages';
 
 export const IDP_DATABASE = Symbol('IDP_DATABASE');
 
-/** The IdP's own SQLite file: accounts, factors, codes, outbox, provider artefacts and keys. */
+/**
+ * The IdP's own SQLite file: its user directory (accounts, factors, the one-time codes sent to them
+ * and the demo outbox), as DESIGN.md has it. What the provider issues per sign-in (sessions,
+ * interactions, codes, grants, tokens, flow progress) and its keys live in its state store
+ * (idp-state-store.ts: Redis when several instances run).
+ */
 function openDatabase(config: AppConfig): Database.Database {
   fs.mkdirSync(config.dataDir, { recursive: true });
   const db = new Database(path.join(config.dataDir, 'idp.sqlite'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
+  // Issue 7 moved the provider's artefacts, flow progress and keys to the shared-state port; their
+  // old tables would only mislead whoever opens the file.
+  db.exec(`DROP TABLE IF EXISTS oidc_models; DROP TABLE IF EXISTS idp_flows;
+    DROP TABLE IF EXISTS idp_signing_keys; DROP TABLE IF EXISTS idp_secrets;`);
   return db;
 }
 
@@ -43,9 +54,9 @@ function migrated<T extends { migrate(): void }>(store: T): T {
 export class IdpModule implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(IDP_DATABASE) private readonly db: Database.Database,
+    @Inject(IDP_STATE_STORE) private readonly state: SessionStore,
     private readonly accounts: AccountStore,
     private readonly factors: FactorStore,
-    private readonly idp: EmbeddedIdp,
     private readonly logger: PinoLogger,
   ) {}
 
@@ -55,6 +66,7 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
       controllers: [InteractionController, OutboxController],
       providers: [
         { provide: IDP_DATABASE, inject: [APP_CONFIG], useFactory: openDatabase },
+        { provide: IDP_STATE_STORE, inject: [APP_CONFIG], useFactory: createIdpStateStore },
         {
           provide: AccountStore,
           inject: [IDP_DATABASE],
@@ -78,8 +90,8 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
         { provide: MESSAGE_SENDER, useExisting: OutboxSender },
         {
           provide: FlowRecords,
-          inject: [IDP_DATABASE],
-          useFactory: (db: Database.Database) => new FlowRecords(db),
+          inject: [IDP_STATE_STORE],
+          useFactory: (store: SessionStore) => new FlowRecords(store),
         },
         {
           provide: SigninSteps,
@@ -93,13 +105,13 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
         },
         {
           provide: EmbeddedIdp,
-          inject: [APP_CONFIG, IDP_DATABASE, AccountStore],
-          useFactory: (config: AppConfig, db: Database.Database, accounts: AccountStore) =>
-            EmbeddedIdp.create(config, db, accounts, PROVIDER_PAGES),
+          inject: [APP_CONFIG, IDP_STATE_STORE, AccountStore],
+          useFactory: (config: AppConfig, store: SessionStore, accounts: AccountStore) =>
+            EmbeddedIdp.create(config, store, accounts, PROVIDER_PAGES),
         },
         InteractionService,
       ],
-      exports: [EmbeddedIdp, AccountStore, OutboxSender],
+      exports: [EmbeddedIdp, AccountStore, OutboxSender, IDP_STATE_STORE],
     };
   }
 
@@ -108,8 +120,8 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
     if (created > 0) this.logger.info({ created }, 'seeded demo users');
   }
 
-  onApplicationShutdown(): void {
-    this.idp.close();
+  async onApplicationShutdown(): Promise<void> {
     if (this.db.open) this.db.close();
+    await this.state.close();
   }
 }

@@ -37,9 +37,14 @@ export class RedisSessionStore implements SessionStore {
   /** close() was called: the connection ending is no outage. */
   private closing = false;
 
+  /**
+   * `label` names the store in its log lines and errors (the embedded IdP keeps its state in a store
+   * of its own, so an outage reads as two distinct stores going down).
+   */
   constructor(
     url: string,
     private readonly prefix = 'cs:',
+    private readonly label = 'session store',
   ) {
     this.client = new Redis(url, {
       maxRetriesPerRequest: 1,
@@ -54,7 +59,7 @@ export class RedisSessionStore implements SessionStore {
       if (!this.closing) this.lost('the connection closed');
     });
     this.client.on('ready', () => {
-      if (!this.reachable) this.logger.log('session store (redis) reachable again');
+      if (!this.reachable) this.logger.log(`${this.label} (redis) reachable again`);
       this.reachable = true;
     });
   }
@@ -64,7 +69,7 @@ export class RedisSessionStore implements SessionStore {
     if (!this.reachable) return;
     this.reachable = false;
     this.logger.error(
-      `session store (redis) unreachable, requests that need it fail with 503 until it returns: ${why}`,
+      `${this.label} (redis) unreachable, requests that need it fail with 503 until it returns: ${why}`,
     );
   }
 
@@ -77,7 +82,7 @@ export class RedisSessionStore implements SessionStore {
     if (UNREACHABLE_STATES.has(status))
       throw new AppError(
         'ServiceUnavailable',
-        `the session store (redis) is not connected (${status})`,
+        `the ${this.label} (redis) is not connected (${status})`,
       );
     try {
       return await command();
@@ -85,7 +90,7 @@ export class RedisSessionStore implements SessionStore {
       if ((error as { name?: unknown } | null)?.name === 'ReplyError') throw error;
       throw new AppError(
         'ServiceUnavailable',
-        `the session store (redis) did not answer: ${errorSummary(error)}`,
+        `the ${this.label} (redis) did not answer: ${errorSummary(error)}`,
         { cause: error },
       );
     }

@@ -57,9 +57,11 @@ export class SqliteSessionStore implements SessionStore {
   /** The background counter flush is failing: logged once when that starts and once when it ends. */
   private flushFailing = false;
 
+  /** `label` names the store in errors (the embedded IdP keeps its state in a file of its own). */
   constructor(
     file: string,
     private readonly now: () => number = Date.now,
+    private readonly label = 'session store',
   ) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
@@ -340,7 +342,7 @@ export class SqliteSessionStore implements SessionStore {
   private run<T>(work: () => T): Promise<T> {
     if (!this.db.open)
       return Promise.reject(
-        new AppError('ServiceUnavailable', 'the session store (sqlite) is closed'),
+        new AppError('ServiceUnavailable', `the ${this.label} (sqlite) is closed`),
       );
     try {
       return Promise.resolve(work());
@@ -350,7 +352,7 @@ export class SqliteSessionStore implements SessionStore {
         return Promise.reject(
           new AppError(
             'ServiceUnavailable',
-            `the session store (sqlite) refused the operation: ${code}`,
+            `the ${this.label} (sqlite) refused the operation: ${code}`,
             { cause: error },
           ),
         );

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import {
   SignJWT,
   createLocalJWKSet,
@@ -9,11 +8,12 @@ import {
   type JWK,
 } from 'jose';
 import { randomUUID } from 'node:crypto';
-import * as path from 'node:path';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../../src/backchannel/logout-token';
+import { IDP_STATE_STORE } from '../../src/idp/provider/idp-state-store';
+import { SigningKeys } from '../../src/idp/provider/signing-keys';
 import { SESSION_STORE, type SessionStore } from '../../src/session/session-store';
 import { Sessions } from '../../src/session/sessions';
 import { Browser } from '../support/browser';
@@ -181,14 +181,11 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
     expect(collection.status).toBe(302);
   }, 60_000);
 
-  /** A logout token as the IdP signs them (its current key, read from its own SQLite file). */
+  /** A logout token as the IdP signs them (its current key, the first it publishes). */
   async function idpLogoutToken(claims: Record<string, unknown>): Promise<string> {
-    const db = new Database(path.join(t.config.dataDir, 'idp.sqlite'), { readonly: true });
-    const row = db
-      .prepare("SELECT kid, jwk FROM idp_signing_keys WHERE state = 'current'")
-      .get() as { kid: string; jwk: string };
-    db.close();
-    const key = await importJWK(JSON.parse(row.jwk) as JWK, 'RS256');
+    const [jwk] = (await new SigningKeys(t.app.get<SessionStore>(IDP_STATE_STORE)).jwks()).keys;
+    const row = { kid: jwk?.kid ?? '' };
+    const key = await importJWK(jwk as JWK, 'RS256');
     const now = Math.floor(Date.now() / 1000);
     return new SignJWT({
       events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },

@@ -1,8 +1,7 @@
 import * as client from 'openid-client';
-import Database from 'better-sqlite3';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
-import * as path from 'node:path';
 import { SigningKeys } from '../../src/idp/provider/signing-keys';
+import { createIdpStateStore } from '../../src/idp/provider/idp-state-store';
 import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import { Browser } from '../support/browser';
 import {
@@ -255,9 +254,10 @@ describe('embedded IdP: the OpenID Connect cycle with openid-client', () => {
     const port = new URL(t.url).port;
     const dataDir = t.config.dataDir;
     await t.close();
-    const db = new Database(path.join(dataDir, 'idp.sqlite'));
-    await new SigningKeys(db).rotate();
-    db.close();
+    // What `npm run idp:rotate-keys` does, on the stopped service's IdP state store.
+    const store = createIdpStateStore(t.config);
+    await new SigningKeys(store).rotate();
+    await store.close();
     t = await startTestApp({ PORT: port, DATA_DIR: dataDir });
     oidc = await discover(t.config.idp.issuer, t.config.idp.clientId, t.config.idp.clientSecret);
 

@@ -1,8 +1,10 @@
-import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { TOTP } from 'otpauth';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRET } from '../../src/idp/demo-users';
-import { IDP_DATABASE } from '../../src/idp/idp.module';
+import { flowKey } from '../../src/idp/interaction/flow-records';
+import { IDP_STATE_STORE } from '../../src/idp/provider/idp-state-store';
+import { artefactKey } from '../../src/idp/provider/oidc-store-adapter';
+import type { SessionStore } from '../../src/session/session-store';
 import { Browser, BrowserResponse } from '../support/browser';
 import {
   SigninDriver,
@@ -423,12 +425,10 @@ describe('embedded IdP sign-in steps over HTTP', () => {
         const browser = new Browser();
         const { page } = await idp.begin(browser);
         const uid = interactionUid(page);
-        // Time passes: the interaction (30 min) and its flow record run out.
-        const db = t.app.get<Database.Database>(IDP_DATABASE);
-        db.prepare(
-          "UPDATE oidc_models SET expires_at = 1 WHERE model = 'Interaction' AND id = ?",
-        ).run(uid);
-        db.prepare('UPDATE idp_flows SET expires_at = 1 WHERE uid = ?').run(uid);
+        // Time passes: the interaction (30 min) and its flow record run out of the store.
+        const store = t.app.get<SessionStore>(IDP_STATE_STORE);
+        await store.delete(artefactKey('Interaction', uid));
+        await store.delete(flowKey(uid));
 
         const res = await idp.step(browser, page, { email: 'collector@example.com' });
         expectUsablePage(res.page, 400);

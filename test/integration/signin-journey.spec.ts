@@ -1,13 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import Database from 'better-sqlite3';
 import { SignJWT, createRemoteJWKSet, decodeJwt, importJWK, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { AccountProfiles } from '../../src/auth/account-profiles';
 import { HANDOFF_TTL_SECONDS } from '../../src/auth/handoff-codes';
 import { redirectPolicyFromConfig } from '../../src/brand/redirect-policy';
 import { EmbeddedIdp } from '../../src/idp/provider/embedded-idp';
+import { IDP_STATE_STORE } from '../../src/idp/provider/idp-state-store';
 import { SigningKeys } from '../../src/idp/provider/signing-keys';
+import type { SessionStore } from '../../src/session/session-store';
 import { Sessions } from '../../src/session/sessions';
 import { OPEN_REDIRECT_BYPASSES } from '../fixtures/open-redirect-bypasses';
 import { Browser, BrowserResponse } from '../support/browser';
@@ -711,18 +712,15 @@ describe('sign-in journey over HTTP (issue 4)', () => {
 
   describe('9: `t` on a page', () => {
     /** An access token signed by the IdP's own current key, but expired an hour ago. */
-    function expiredToken(valid: string): Promise<string> {
-      const db = new Database(path.join(t.config.dataDir, 'idp.sqlite'), { readonly: true });
-      const [jwk] = new SigningKeys(db).jwks().keys;
-      db.close();
+    async function expiredToken(valid: string): Promise<string> {
+      const [jwk] = (await new SigningKeys(t.app.get<SessionStore>(IDP_STATE_STORE)).jwks()).keys;
       if (!jwk) throw new Error('no signing key');
       const claims = decodeJwt(valid);
       const now = Math.floor(Date.now() / 1000);
-      return importJWK(jwk, 'RS256').then((key) =>
-        new SignJWT({ ...claims, iat: now - 7200, exp: now - 3600 })
-          .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: jwk.kid ?? '' })
-          .sign(key),
-      );
+      const key = await importJWK(jwk, 'RS256');
+      return new SignJWT({ ...claims, iat: now - 7200, exp: now - 3600 })
+        .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: jwk.kid ?? '' })
+        .sign(key);
     }
 
     it(

@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { SessionStore } from '../../session/session-store';
 import type { FactorType } from '../accounts/factor-store';
 
 /**
@@ -22,44 +22,38 @@ export interface FlowData {
   readonly notice?: { readonly key: string; readonly args?: Record<string, string> };
 }
 
+/** The shared-state key of one interaction's progress. */
+export const flowKey = (uid: string): string => `idp:flow:${uid}`;
+
+/**
+ * In the IdP's state store (idp-state-store.ts, issue 7), so the step posted to any instance continues the
+ * flow another instance started; each record expires with its interaction.
+ */
 export class FlowRecords {
   constructor(
-    private readonly db: Database.Database,
+    private readonly store: SessionStore,
     private readonly now: () => number = Date.now,
-  ) {
-    db.exec(`CREATE TABLE IF NOT EXISTS idp_flows (
-      uid TEXT PRIMARY KEY, data TEXT NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID`);
+  ) {}
+
+  async get(uid: string): Promise<FlowData | undefined> {
+    const raw = await this.store.get(flowKey(uid));
+    return raw === undefined ? undefined : (JSON.parse(raw) as FlowData);
   }
 
-  get(uid: string): FlowData | undefined {
-    const row = this.db
-      .prepare<[string, number], { data: string }>(
-        'SELECT data FROM idp_flows WHERE uid = ? AND expires_at > ?',
-      )
-      .get(uid, this.now());
-    return row ? (JSON.parse(row.data) as FlowData) : undefined;
-  }
-
-  create(uid: string, state: string, expiresAt: number): FlowData {
+  async create(uid: string, state: string, expiresAt: number): Promise<FlowData> {
     const data: FlowData = { state, csrf: newCsrfToken() };
-    this.save(uid, data, expiresAt);
+    await this.save(uid, data, expiresAt);
     return data;
   }
 
-  save(uid: string, data: FlowData, expiresAt: number): void {
-    this.db
-      .prepare(
-        'INSERT INTO idp_flows (uid, data, expires_at) VALUES (?, ?, ?) ON CONFLICT(uid) DO UPDATE SET data = excluded.data, expires_at = excluded.expires_at',
-      )
-      .run(uid, JSON.stringify(data), expiresAt);
+  /** An interaction that has already expired keeps its record one second; reads then find nothing. */
+  save(uid: string, data: FlowData, expiresAt: number): Promise<void> {
+    const ttl = Math.max(1, Math.ceil((expiresAt - this.now()) / 1000));
+    return this.store.set(flowKey(uid), JSON.stringify(data), ttl);
   }
 
-  delete(uid: string): void {
-    this.db.prepare('DELETE FROM idp_flows WHERE uid = ?').run(uid);
-  }
-
-  purgeExpired(): void {
-    this.db.prepare('DELETE FROM idp_flows WHERE expires_at <= ?').run(this.now());
+  delete(uid: string): Promise<void> {
+    return this.store.delete(flowKey(uid));
   }
 }
 

@@ -59,11 +59,13 @@ export class InteractionService {
     const ctx = page(uiLocales(details));
     if (await this.finishWithoutForm(details, req, res)) return undefined;
     const data =
-      this.records.get(uid) ?? this.records.create(uid, 'EmailCheck', details.exp * 1000);
+      (await this.records.get(uid)) ??
+      (await this.records.create(uid, 'EmailCheck', details.exp * 1000));
     const state = parseStateKey(data.state);
     if (!state) return this.expired(ctx);
     // A notice is shown once.
-    if (data.notice) this.records.save(uid, { ...data, notice: undefined }, details.exp * 1000);
+    if (data.notice)
+      await this.records.save(uid, { ...data, notice: undefined }, details.exp * 1000);
     return { status: 200, html: await this.render(uid, state, data, ctx) };
   }
 
@@ -77,7 +79,7 @@ export class InteractionService {
     const details = await this.details(uid, req, res);
     if (!details) return this.expired(page());
     const ctx = page(uiLocales(details));
-    const data = this.records.get(uid);
+    const data = await this.records.get(uid);
     const state = data ? parseStateKey(data.state) : undefined;
     if (!data || !state) return this.expired(ctx);
     // A post without this step's token (a cross-site form, a stale tab, a replayed or
@@ -114,7 +116,7 @@ export class InteractionService {
     }
     const patched: FlowData = { ...data, ...outcome.patch };
     if (outcome.kind === 'stay') {
-      this.records.save(uid, patched, details.exp * 1000);
+      await this.records.save(uid, patched, details.exp * 1000);
       return this.redirect(res, uid, ctx);
     }
     const moved = transition(state, outcome.event, await this.context(patched));
@@ -128,14 +130,14 @@ export class InteractionService {
       };
     }
     if (moved.state.step === 'Done' && patched.accountId) {
-      this.records.delete(uid);
+      await this.records.delete(uid);
       await this.finish(req, res, {
         login: { accountId: patched.accountId, amr: patched.factor ? ['pwd', 'mfa'] : ['pwd'] },
       });
       return undefined;
     }
     // A new token per step: the form of the step just left can no longer act on the next one.
-    this.records.save(
+    await this.records.save(
       uid,
       { ...patched, state: stateKey(moved.state), csrf: newCsrfToken() },
       details.exp * 1000,

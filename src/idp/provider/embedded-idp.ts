@@ -1,11 +1,11 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type Database from 'better-sqlite3';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import type { AppConfig } from '../../config/app-config';
 import { AccountLookup, OidcConfigurationDeps, oidcConfiguration } from './oidc-configuration';
 import { IDP_MOUNT_PATH, OKTA_ROUTES } from './okta-shape';
 import { SigningKeys } from './signing-keys';
-import { SqliteOidcStorage } from './sqlite-oidc-adapter';
+import type { SessionStore } from '../../session/session-store';
+import { StoreOidcStorage } from './oidc-store-adapter';
 
 /** Marks an authorization request that arrived with prompt=none (see `keepOfflineAccess`). */
 export const SILENT_PARAM = 'x_silent';
@@ -46,36 +46,29 @@ export function keepOfflineAccess(
 }
 
 /**
- * The embedded identity provider: oidc-provider with Okta's paths and token shapes, its artefacts and
- * keys in SQLite. The rest of the service reaches it only over HTTP, like any other issuer.
+ * The embedded identity provider: oidc-provider with Okta's paths and token shapes. Its artefacts
+ * (sessions, interactions, codes, grants, tokens) and keys live in the service's shared-state port, so
+ * several instances act as one issuer when that port is Redis (issue 7); its users stay in the IdP's
+ * SQLite file (DESIGN.md). The rest of the service reaches it only over HTTP, like any other issuer.
  */
 export class EmbeddedIdp {
-  readonly provider: Provider;
-  readonly storage: SqliteOidcStorage;
-  private readonly purgeTimer: NodeJS.Timeout;
-
-  private constructor(provider: Provider, storage: SqliteOidcStorage) {
-    this.provider = provider;
-    this.storage = storage;
-    this.purgeTimer = setInterval(() => storage.purgeExpired(), 60_000);
-    this.purgeTimer.unref();
-  }
+  private constructor(readonly provider: Provider) {}
 
   static async create(
     config: AppConfig,
-    db: Database.Database,
+    store: SessionStore,
     accounts: AccountLookup,
     pages: EmbeddedIdpPages,
   ): Promise<EmbeddedIdp> {
-    const storage = new SqliteOidcStorage(db);
-    const keys = new SigningKeys(db);
+    const storage = new StoreOidcStorage(store);
+    const keys = new SigningKeys(store);
     const jwks = await keys.load();
     const configuration = oidcConfiguration({
       config,
       accounts,
       adapter: (name: string) => storage.adapterFor(name),
       jwks,
-      cookieKeys: [keys.secret('cookie-key-1')],
+      cookieKeys: [await keys.secret('cookie-key-1')],
       ...pages,
     });
     configuration.extraParams = [SILENT_PARAM];
@@ -89,15 +82,11 @@ export class EmbeddedIdp {
       keepOfflineAccess(ctx as KoaContextWithOIDC, knownClients);
       await next();
     });
-    return new EmbeddedIdp(provider, storage);
+    return new EmbeddedIdp(provider);
   }
 
   /** Mounted before Nest's body parsers: the provider parses its own bodies. */
   mount(app: NestExpressApplication): void {
     app.use(IDP_MOUNT_PATH, this.provider.callback());
-  }
-
-  close(): void {
-    clearInterval(this.purgeTimer);
   }
 }

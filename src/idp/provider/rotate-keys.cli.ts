@@ -1,30 +1,28 @@
-import Database from 'better-sqlite3';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { loadConfig } from '../../config/load-config';
+import { createIdpStateStore } from './idp-state-store';
 import { SigningKeys } from './signing-keys';
 
 /**
  * `npm run idp:rotate-keys`: promotes the published `next` signing key of the embedded IdP and
- * publishes a new `next`. Running instances pick it up when they restart; tokens signed with the old
- * key stay verifiable while it is published as retired (signing-keys.ts).
+ * publishes a new `next`, in the IdP's state store (idp-state-store.ts), so every instance sees the
+ * same ring. Running instances pick it up when they restart; tokens signed with the
+ * old key stay verifiable while it is published as retired (signing-keys.ts).
  */
 async function main(): Promise<void> {
   const config = loadConfig();
   if (config.idp.mode !== 'embedded')
     throw new Error('IDP_MODE is external: keys are managed by that IdP');
-  fs.mkdirSync(config.dataDir, { recursive: true });
-  const db = new Database(path.join(config.dataDir, 'idp.sqlite'));
+  const store = createIdpStateStore(config);
   try {
-    const keys = new SigningKeys(db);
+    const keys = new SigningKeys(store);
     await keys.load();
     await keys.rotate();
-    const kids = keys.jwks().keys.map((k) => k.kid);
+    const kids = (await keys.jwks()).keys.map((k) => k.kid);
     process.stdout.write(
       `rotated: signing with ${kids[0]}; published ${kids.join(', ')}\nRestart the service to sign with the new key.\n`,
     );
   } finally {
-    db.close();
+    await store.close();
   }
 }
 

@@ -1,10 +1,12 @@
-import type Database from 'better-sqlite3';
 import { exportJWK, generateKeyPair } from 'jose';
-import { randomBytes, randomUUID } from 'node:crypto';
 import type { JWK } from 'jose';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { SessionStore } from '../../session/session-store';
 
 /**
- * The IdP's RS256 signing keys, persisted so tokens stay verifiable across restarts.
+ * The IdP's RS256 signing keys and cookie secrets, kept in its state store (idp-state-store.ts, issue 7):
+ * every instance signs with the same key and reads the others' cookies, and tokens stay verifiable
+ * across restarts.
  *
  * Rotation publishes a key before it signs (issue 3): the ring always holds a `next` key that is in
  * /v1/keys but unused. `rotate()` promotes `next` to `current`, demotes the old `current` to
@@ -13,98 +15,114 @@ import type { JWK } from 'jose';
  */
 export type KeyState = 'current' | 'next' | 'retired';
 
-interface KeyRow {
-  kid: string;
-  state: KeyState;
-  jwk: string;
-  created_at: number;
-  retired_at: number | null;
+export interface RingKey {
+  readonly kid: string;
+  readonly state: KeyState;
+  readonly jwk: JWK;
+  readonly createdAt: number;
+  readonly retiredAt: number | null;
+}
+
+export interface KeyRing {
+  readonly keys: readonly RingKey[];
 }
 
 /** A retired key stays published this long: longer than any access or ID token lives. */
 export const RETIRED_KEY_GRACE_MS = 24 * 60 * 60 * 1000;
 
+/** The ring and the secrets have no natural expiry; the port needs one, so: ten years. */
+const KEEP_SECONDS = 10 * 365 * 24 * 60 * 60;
+const RING_KEY = 'idp:signing-keys';
+const secretKey = (name: string): string => `idp:secret:${name}`;
+
+const ORDER: Readonly<Record<KeyState, number>> = { current: 0, next: 1, retired: 2 };
+
+/** The published set: current first (it signs), then next, then retired keys still in their grace. */
+export function publishedKeys(ring: KeyRing, now: number): JWK[] {
+  return ring.keys
+    .filter((k) => k.state !== 'retired' || (k.retiredAt ?? 0) > now - RETIRED_KEY_GRACE_MS)
+    .sort((a, b) => ORDER[a.state] - ORDER[b.state] || b.createdAt - a.createdAt)
+    .map((k) => k.jwk);
+}
+
+/**
+ * The ring after one rotation: `next` signs, the old `current` retires at `now`, `newNext` waits.
+ * Keys retired longer ago than the grace period are dropped for good.
+ */
+export function rotatedRing(ring: KeyRing, now: number, newNext: RingKey): KeyRing {
+  if (!ring.keys.some((k) => k.state === 'next')) throw new Error('no next key to promote');
+  const kept = ring.keys.filter(
+    (k) => k.state !== 'retired' || (k.retiredAt ?? 0) > now - RETIRED_KEY_GRACE_MS,
+  );
+  return {
+    keys: [
+      ...kept.map((k): RingKey => {
+        if (k.state === 'current') return { ...k, state: 'retired', retiredAt: now };
+        if (k.state === 'next') return { ...k, state: 'current' };
+        return k;
+      }),
+      newNext,
+    ],
+  };
+}
+
+async function newKey(state: 'current' | 'next', now: number): Promise<RingKey> {
+  const { privateKey } = await generateKeyPair('RS256', { modulusLength: 2048, extractable: true });
+  const kid = randomUUID();
+  const jwk = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
+  return { kid, state, jwk, createdAt: now, retiredAt: null };
+}
+
 export class SigningKeys {
   constructor(
-    private readonly db: Database.Database,
+    private readonly store: SessionStore,
     private readonly now: () => number = Date.now,
-  ) {
-    db.exec(`CREATE TABLE IF NOT EXISTS idp_signing_keys (
-        kid TEXT PRIMARY KEY,
-        state TEXT NOT NULL CHECK (state IN ('current', 'next', 'retired')),
-        jwk TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        retired_at INTEGER
-      );
-      CREATE TABLE IF NOT EXISTS idp_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL);`);
-  }
+  ) {}
 
-  /** Makes sure a `current` and a `next` key exist (first start), then returns the published set. */
+  /**
+   * Makes sure a `current` and a `next` key exist, then returns the published set. Instances that
+   * start together race to create the first ring; the first write wins and the others read it.
+   */
   async load(): Promise<{ keys: JWK[] }> {
-    if (!this.row('current')) await this.insert('current');
-    if (!this.row('next')) await this.insert('next');
-    return this.jwks();
+    let ring = await this.ring();
+    if (!ring) {
+      const created: KeyRing = {
+        keys: [await newKey('current', this.now()), await newKey('next', this.now())],
+      };
+      await this.store.setIfAbsent(RING_KEY, JSON.stringify(created), KEEP_SECONDS);
+      ring = await this.ring();
+      if (!ring) throw new Error('the signing key ring could not be stored');
+    }
+    return { keys: publishedKeys(ring, this.now()) };
   }
 
-  /** current first (it signs), then next, then retired keys still within their grace period. */
-  jwks(): { keys: JWK[] } {
-    const rows = this.db
-      .prepare<[number], KeyRow>(
-        `SELECT * FROM idp_signing_keys WHERE state != 'retired' OR retired_at > ?
-         ORDER BY CASE state WHEN 'current' THEN 0 WHEN 'next' THEN 1 ELSE 2 END, created_at DESC`,
-      )
-      .all(this.now() - RETIRED_KEY_GRACE_MS);
-    return { keys: rows.map((r) => JSON.parse(r.jwk) as JWK) };
+  async jwks(): Promise<{ keys: JWK[] }> {
+    const ring = await this.ring();
+    return { keys: ring ? publishedKeys(ring, this.now()) : [] };
   }
 
-  /** Takes effect for signing at the next start of the provider; the new `next` is published then too. */
+  /**
+   * Takes effect for signing when the instances next start; the new `next` is published then too.
+   * An operator's command (npm run idp:rotate-keys), so two rotations at once are not guarded against.
+   */
   async rotate(): Promise<void> {
-    const next = this.row('next');
-    if (!next) throw new Error('no next key to promote: call load() first');
-    const at = this.now();
-    this.db.transaction(() => {
-      this.db
-        .prepare(
-          `UPDATE idp_signing_keys SET state = 'retired', retired_at = ? WHERE state = 'current'`,
-        )
-        .run(at);
-      this.db.prepare(`UPDATE idp_signing_keys SET state = 'current' WHERE kid = ?`).run(next.kid);
-    })();
-    await this.insert('next');
+    const ring = await this.ring();
+    if (!ring) throw new Error('no signing keys yet: call load() first');
+    const rotated = rotatedRing(ring, this.now(), await newKey('next', this.now()));
+    await this.store.set(RING_KEY, JSON.stringify(rotated), KEEP_SECONDS);
   }
 
-  /** A random secret created once and kept (cookie signing keys of the provider). */
-  secret(name: string): string {
-    const row = this.db
-      .prepare<[string], { value: string }>('SELECT value FROM idp_secrets WHERE name = ?')
-      .get(name);
-    if (row) return row.value;
+  /** A random secret created once and shared by every instance (the provider's cookie keys). */
+  async secret(name: string): Promise<string> {
+    const existing = await this.store.get(secretKey(name));
+    if (existing !== undefined) return existing;
     const value = randomBytes(32).toString('base64url');
-    this.db
-      .prepare('INSERT OR IGNORE INTO idp_secrets (name, value) VALUES (?, ?)')
-      .run(name, value);
-    return this.secret(name);
+    await this.store.setIfAbsent(secretKey(name), value, KEEP_SECONDS);
+    return (await this.store.get(secretKey(name))) ?? value;
   }
 
-  private row(state: 'current' | 'next'): KeyRow | undefined {
-    return this.db
-      .prepare<[string], KeyRow>(
-        'SELECT * FROM idp_signing_keys WHERE state = ? ORDER BY created_at DESC',
-      )
-      .get(state);
-  }
-
-  private async insert(state: 'current' | 'next'): Promise<void> {
-    const { privateKey } = await generateKeyPair('RS256', {
-      modulusLength: 2048,
-      extractable: true,
-    });
-    const kid = randomUUID();
-    const jwk = { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' };
-    this.db
-      .prepare(
-        'INSERT INTO idp_signing_keys (kid, state, jwk, created_at, retired_at) VALUES (?, ?, ?, ?, NULL)',
-      )
-      .run(kid, state, JSON.stringify(jwk), this.now());
+  private async ring(): Promise<KeyRing | undefined> {
+    const raw = await this.store.get(RING_KEY);
+    return raw === undefined ? undefined : (JSON.parse(raw) as KeyRing);
   }
 }

@@ -1,0 +1,28 @@
+import * as path from 'node:path';
+import type { AppConfig } from '../../config/app-config';
+import { RedisSessionStore } from '../../session/redis-session-store';
+import type { SessionStore } from '../../session/session-store';
+import { SqliteSessionStore } from '../../session/sqlite-session-store';
+
+/** The embedded IdP's shared state, injected where the provider, the flows and the CLI need it. */
+export const IDP_STATE_STORE = Symbol('IDP_STATE_STORE');
+
+/**
+ * Where the embedded IdP keeps what it issues (provider artefacts, flow progress, keys): the same kind
+ * of store as the service's sessions (issue 7: Redis when several instances run), on the same port and
+ * contract, but its own file or key space. The IdP stands in for an outside issuer, so it fails on its
+ * own: the service's session file filling up must look like a session-store fault, not like an IdP one.
+ */
+export function createIdpStateStore(config: AppConfig): SessionStore {
+  const store = config.sessionStore;
+  switch (store.kind) {
+    case 'sqlite':
+      return new SqliteSessionStore(
+        path.join(config.dataDir, 'idp-state.sqlite'),
+        Date.now,
+        'embedded IdP state store',
+      );
+    case 'redis':
+      return new RedisSessionStore(store.url, 'cs:', 'embedded IdP state store');
+  }
+}

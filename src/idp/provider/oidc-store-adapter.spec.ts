@@ -1,0 +1,91 @@
+import * as path from 'node:path';
+import { RunningRedis, startRedis } from '../../../test/support/redis-server';
+import { tempDataDir } from '../../../test/support/test-config';
+import { RedisSessionStore } from '../../session/redis-session-store';
+import type { SessionStore } from '../../session/session-store';
+import { SqliteSessionStore } from '../../session/sqlite-session-store';
+import { StoreOidcStorage } from './oidc-store-adapter';
+
+let redis: RunningRedis;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+// The same behaviour on both adapters of the port: SQLite (one instance) and Redis (several).
+const backends: [string, () => SessionStore][] = [
+  ['sqlite', () => new SqliteSessionStore(path.join(tempDataDir(), 'sessions.sqlite'))],
+  ['redis', () => new RedisSessionStore(redis.url, `oidc-test-${Math.random()}:`)],
+];
+
+describe.each(backends)('%s: oidc-provider artefacts on the shared-state port', (_name, open) => {
+  let store: SessionStore;
+  let storage: StoreOidcStorage;
+  beforeEach(() => {
+    store = open();
+    storage = new StoreOidcStorage(store);
+  });
+  afterEach(() => store.close());
+
+  it('stores, finds, consumes and destroys per model', async () => {
+    const codes = storage.adapterFor('AuthorizationCode');
+    const sessions = storage.adapterFor('Session');
+    await codes.upsert('c1', { grantId: 'g1', iat: 1 }, 60);
+    expect(await codes.find('c1')).toEqual({ grantId: 'g1', iat: 1 });
+    expect(await sessions.find('c1')).toBeUndefined();
+    await codes.consume('c1');
+    expect((await codes.find('c1'))?.consumed).toEqual(expect.any(Number));
+    await codes.destroy('c1');
+    expect(await codes.find('c1')).toBeUndefined();
+  });
+
+  it('finds sessions by uid and device codes by user code, and forgets them when destroyed', async () => {
+    const sessions = storage.adapterFor('Session');
+    await sessions.upsert('s1', { uid: 'u1', accountId: 'a' }, 60);
+    expect(await sessions.findByUid('u1')).toEqual({ uid: 'u1', accountId: 'a' });
+    expect(await storage.adapterFor('Interaction').findByUid('u1')).toBeUndefined();
+    await sessions.destroy('s1');
+    expect(await sessions.findByUid('u1')).toBeUndefined();
+    const device = storage.adapterFor('DeviceCode');
+    await device.upsert('d1', { userCode: 'ABCD-EFGH' }, 60);
+    expect(await device.findByUserCode('ABCD-EFGH')).toEqual({ userCode: 'ABCD-EFGH' });
+  });
+
+  it('lets an artefact expire with its own lifetime', async () => {
+    const interactions = storage.adapterFor('Interaction');
+    await interactions.upsert('i1', { uid: 'u2' }, 1);
+    expect(await interactions.find('i1')).toBeDefined();
+    await new Promise((r) => setTimeout(r, 2100));
+    expect(await interactions.find('i1')).toBeUndefined();
+    expect(await interactions.findByUid('u2')).toBeUndefined();
+  });
+
+  it('revokes every artefact of a grant across models, and nothing of another grant', async () => {
+    const rt = storage.adapterFor('RefreshToken');
+    const at = storage.adapterFor('AccessToken');
+    await rt.upsert('r1', { grantId: 'g9' }, 3600);
+    await at.upsert('a1', { grantId: 'g9' }, 3600);
+    await at.upsert('a2', { grantId: 'other' }, 3600);
+    await rt.revokeByGrantId('g9');
+    expect(await rt.find('r1')).toBeUndefined();
+    expect(await at.find('a1')).toBeUndefined();
+    expect(await at.find('a2')).toEqual({ grantId: 'other' });
+  });
+
+  it('does not bring back a consumed artefact that was revoked meanwhile', async () => {
+    const codes = storage.adapterFor('AuthorizationCode');
+    await codes.upsert('c2', { grantId: 'g2' }, 60);
+    await codes.revokeByGrantId('g2');
+    await codes.consume('c2');
+    expect(await codes.find('c2')).toBeUndefined();
+  });
+
+  it('is shared: a second adapter on the same store sees what the first stored', async () => {
+    await storage.adapterFor('Grant').upsert('g3', { accountId: 'a' }, 60);
+    expect(await new StoreOidcStorage(store).adapterFor('Grant').find('g3')).toEqual({
+      accountId: 'a',
+    });
+  });
+});

@@ -1,0 +1,102 @@
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import type { SessionStore } from '../../session/session-store';
+
+/**
+ * oidc-provider's storage contract on the shared-state port (the IdP's own store, idp-state-store.ts):
+ * with SESSION_STORE=redis every instance of the embedded IdP sees the same sessions, interactions,
+ * authorization codes, grants and tokens (issue 7); with SQLite (one instance) they survive restarts.
+ * oidc-provider's default adapter is in-memory and would lose them all.
+ *
+ * Keys (all under `idp:`):
+ * - `idp:oidc:{model}:{id}`: `{ p: payload, e: expiry in ms }`, stored with the artefact's own TTL.
+ * - `idp:oidc-uid:{model}:{uid}` and `idp:oidc-usercode:{model}:{userCode}`: the id, for the
+ *   provider's look-ups by uid (sessions) and user code (device flow).
+ * - `idp:oidc-grant:{grantId}`: the set of `{model}:{id}` issued under one grant, so revoking a grant
+ *   reaches codes, access and refresh tokens of every model.
+ */
+
+/** Artefacts the provider stores without an expiry get this one; none of ours lives longer. */
+export const DEFAULT_ARTEFACT_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+interface StoredArtefact {
+  readonly p: AdapterPayload;
+  /** Absolute expiry, so consume() can rewrite the record with the life it had left. */
+  readonly e: number;
+}
+
+export const artefactKey = (model: string, id: string): string => `idp:oidc:${model}:${id}`;
+const uidKey = (model: string, uid: string): string => `idp:oidc-uid:${model}:${uid}`;
+const userCodeKey = (model: string, code: string): string => `idp:oidc-usercode:${model}:${code}`;
+const grantKey = (grantId: string): string => `idp:oidc-grant:${grantId}`;
+
+function ttlSeconds(expiresIn: number | undefined): number {
+  return typeof expiresIn === 'number' && expiresIn > 0
+    ? Math.ceil(expiresIn)
+    : DEFAULT_ARTEFACT_TTL_SECONDS;
+}
+
+export class StoreOidcStorage {
+  constructor(
+    private readonly store: SessionStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The adapter oidc-provider instantiates once per model name. */
+  adapterFor(model: string): Adapter {
+    const { store, now } = this;
+    const read = async (id: string): Promise<StoredArtefact | undefined> => {
+      const raw = await store.get(artefactKey(model, id));
+      return raw === undefined ? undefined : (JSON.parse(raw) as StoredArtefact);
+    };
+    const find = async (id: string): Promise<AdapterPayload | undefined> => (await read(id))?.p;
+    const findByIndex = async (key: string): Promise<AdapterPayload | undefined> => {
+      const id = await store.get(key);
+      return id === undefined ? undefined : find(id);
+    };
+    return {
+      async upsert(id, payload, expiresIn) {
+        const ttl = ttlSeconds(expiresIn);
+        const record: StoredArtefact = { p: payload, e: now() + ttl * 1000 };
+        // Index entries first: an artefact is never findable by id while its grant cannot revoke it.
+        if (payload.grantId)
+          await store.addMember(grantKey(payload.grantId), `${model}:${id}`, ttl);
+        if (payload.uid) await store.set(uidKey(model, payload.uid), id, ttl);
+        if (payload.userCode) await store.set(userCodeKey(model, payload.userCode), id, ttl);
+        await store.set(artefactKey(model, id), JSON.stringify(record), ttl);
+      },
+      find,
+      findByUid: (uid) => findByIndex(uidKey(model, uid)),
+      findByUserCode: (userCode) => findByIndex(userCodeKey(model, userCode)),
+      async consume(id) {
+        const record = await read(id);
+        if (!record) return;
+        const left = Math.ceil((record.e - now()) / 1000);
+        if (left <= 0) return;
+        const consumed: StoredArtefact = {
+          p: { ...record.p, consumed: Math.floor(now() / 1000) },
+          e: record.e,
+        };
+        // replace, not set: an artefact destroyed meanwhile (its grant revoked) stays gone.
+        await store.replace(artefactKey(model, id), JSON.stringify(consumed), left);
+      },
+      async destroy(id) {
+        const record = await read(id);
+        await store.delete(artefactKey(model, id));
+        if (record?.p.uid) await store.delete(uidKey(model, record.p.uid));
+        if (record?.p.userCode) await store.delete(userCodeKey(model, record.p.userCode));
+        if (record?.p.grantId)
+          await store.removeMember(grantKey(record.p.grantId), `${model}:${id}`);
+      },
+      async revokeByGrantId(grantId) {
+        const members = await store.members(grantKey(grantId));
+        await Promise.all(
+          members.map((member) => {
+            const at = member.indexOf(':');
+            return store.delete(artefactKey(member.slice(0, at), member.slice(at + 1)));
+          }),
+        );
+        await store.delete(grantKey(grantId));
+      },
+    };
+  }
+}

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHmac, randomBytes } from 'node:crypto';
+import { type KeyObject, createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import type { Brand } from '../brand/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { SESSION_STORE, SessionStore } from './session-store';
@@ -52,10 +52,15 @@ const HANDLE = /^[A-Za-z0-9_-]{43}$/;
  */
 @Injectable()
 export class Sessions {
+  /** Imported once: a string key would be turned into a key object on every request's HMAC. */
+  private readonly secret: KeyObject;
+
   constructor(
     @Inject(SESSION_STORE) private readonly store: SessionStore,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.secret = createSecretKey(Buffer.from(config.sessionSecret, 'utf8'));
+  }
 
   static isWellFormedId(id: unknown): id is string {
     return typeof id === 'string' && SESSION_ID.test(id);
@@ -174,6 +179,6 @@ export class Sessions {
   }
 
   private hmac(value: string): string {
-    return createHmac('sha256', this.config.sessionSecret).update(value).digest('base64url');
+    return createHmac('sha256', this.secret).update(value).digest('base64url');
   }
 }

@@ -1,8 +1,10 @@
 import * as net from 'node:net';
 import { DEVELOPER_SECRETS, EMBEDDED_CLIENT_ID } from '../../src/config/config.schema';
+import { Sessions } from '../../src/session/sessions';
 import { Browser, BrowserResponse } from '../support/browser';
 import { freePort } from '../support/free-port';
-import { pageText } from '../support/signin-journey';
+import { RoundRobinProxy } from '../support/round-robin-proxy';
+import { basicAuth, jarCookie, pageText, signInVia } from '../support/signin-journey';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /**
@@ -114,5 +116,88 @@ describe('the IdP is unreachable (issue 7 item 6)', () => {
       for (const s of sockets) s.destroy();
       silent.close();
     }
+  }, 60_000);
+});
+
+/**
+ * Issue 4 item 7 and issue 7 item 6: the IdP fails while a signed-in collector's access token needs a
+ * refresh. The service reaches its embedded IdP through a balancer (PUBLIC_URL), which then answers
+ * the token endpoint with a gateway 503: nothing was decided about the collector, so the session stays.
+ */
+describe('the IdP fails during a token refresh', () => {
+  const proxy = new RoundRobinProxy();
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    proxy.failing = () => false;
+    await proxy.close();
+    await t?.close();
+  });
+
+  it('shows the 502 page and keeps the session; once the IdP answers, the same session refreshes', async () => {
+    const port = await freePort();
+    const publicUrl = `http://localhost:${port}`;
+    // Stale at once: every request of the session refreshes.
+    t = await startTestApp({ PUBLIC_URL: publicUrl, IDP_ACCESS_TOKEN_TTL_SECONDS: '1' });
+    proxy.backends = [t.url];
+    await proxy.listen(port);
+    const app = { ...t, url: publicUrl };
+    const browser = new Browser();
+    const { landing } = await signInVia(app, browser, 'b=collectors');
+    expect(landing.status).toBe(302);
+    const sessionId = await jarCookie(browser, publicUrl, 'sessionId');
+    expect(sessionId).toEqual(expect.any(String));
+    const sessions = t.app.get(Sessions);
+    const before = await sessions.get(String(sessionId));
+    await new Promise((r) => setTimeout(r, 1200));
+
+    proxy.failing = (path) => path === '/oauth2/default/v1/token';
+    const failed = await browser.request(`${publicUrl}/collection`, {
+      headers: { accept: 'text/html' },
+    });
+    expect(failed.status).toBe(502);
+    expect(failed.headers.getSetCookie()).toEqual([]);
+    const text = pageText(failed.body);
+    expect(text).toContain('Error code: OktaError');
+    expect(text).toContain(`Reference: ${failed.headers.get('x-request-id') ?? ''}`);
+    expect(proxy.hits.get('/oauth2/default/v1/token')).toBeGreaterThanOrEqual(2);
+    // Not signed out: the record and its refresh token are untouched.
+    expect((await sessions.get(String(sessionId)))?.tokens).toEqual(before?.tokens);
+
+    proxy.failing = () => false;
+    const recovered = await browser.get(`${publicUrl}/collection`);
+    expect(recovered.status).toBe(200);
+    const after = await sessions.get(String(sessionId));
+    expect(after?.tokens.accessToken).not.toBe(before?.tokens.accessToken);
+    expect(t.logs.text).not.toMatch(/unhandled|uncaught/i);
+  }, 60_000);
+
+  it('a refresh token the IdP refuses signs the collector out instead', async () => {
+    const port = await freePort();
+    const publicUrl = `http://localhost:${port}`;
+    t = await startTestApp({ PUBLIC_URL: publicUrl, IDP_ACCESS_TOKEN_TTL_SECONDS: '1' });
+    proxy.backends = [t.url];
+    await proxy.listen(port);
+    const browser = new Browser();
+    await signInVia({ ...t, url: publicUrl }, browser, 'b=collectors');
+    const sessionId = String(await jarCookie(browser, publicUrl, 'sessionId'));
+    const sessions = t.app.get(Sessions);
+    const record = await sessions.get(sessionId);
+    // The IdP forgets the grant (an administrator revoked it): the refresh token is refused.
+    await fetch(`${publicUrl}/oauth2/default/v1/revoke`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: basicAuth(t.config.idp.clientId, t.config.idp.clientSecret),
+      },
+      body: new URLSearchParams({
+        token: record?.tokens.refreshToken ?? '',
+        token_type_hint: 'refresh_token',
+      }),
+    });
+    await new Promise((r) => setTimeout(r, 1200));
+    const answer = await browser.get(`${publicUrl}/collection`);
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get('location')).toContain('/signin?');
+    expect(await sessions.get(sessionId)).toBeUndefined();
   }, 60_000);
 });

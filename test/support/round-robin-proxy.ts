@@ -10,11 +10,22 @@ export class RoundRobinProxy {
   private readonly server: http.Server;
   readonly hits = new Map<string, number>();
   backends: string[] = [];
+  /**
+   * Paths the balancer answers itself with a 503 gateway page, as a load balancer in front of a
+   * failing upstream would (for IdP outages).
+   */
+  failing: (path: string) => boolean = () => false;
 
   constructor() {
     this.server = http.createServer((req, res) => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       this.hits.set(path, (this.hits.get(path) ?? 0) + 1);
+      if (this.failing(path)) {
+        req.resume();
+        res.writeHead(503, { 'content-type': 'text/html' });
+        res.end('<h1>503 Service Unavailable</h1>');
+        return;
+      }
       const backend = new URL(this.backends[this.next++ % this.backends.length] ?? '');
       const upstream = http.request(
         {

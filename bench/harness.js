@@ -45,7 +45,7 @@ async function startHello() {
     stdio: 'ignore',
   });
   await waitFor(`http://127.0.0.1:${port}/`);
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
 async function startApp(extraEnv = {}) {
@@ -88,12 +88,31 @@ async function startApp(extraEnv = {}) {
   return { url, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
-function run(opts) {
-  return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, ...opts }, (err, result) =>
-      err ? reject(err) : resolve(result),
-    );
+/** CPU time (user + system) a process has used, in microseconds; undefined where /proc is missing. */
+function cpuMicros(pid) {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised name), in clock ticks of 10 ms.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One autocannon run. With `pid`, the result also has `cpuPerRequest`: the server's CPU microseconds
+ * per answered request. On a shared VM, wall-clock req/s swing with the neighbours; CPU time per
+ * request hardly does, so it is the figure to compare between runs.
+ */
+async function run({ pid, ...opts }) {
+  const before = pid === undefined ? undefined : cpuMicros(pid);
+  const result = await new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, ...opts }, (err, r) => (err ? reject(err) : resolve(r)));
   });
+  const after = pid === undefined ? undefined : cpuMicros(pid);
+  if (before !== undefined && after !== undefined && result.requests.total > 0)
+    result.cpuPerRequest = (after - before) / result.requests.total;
+  return result;
 }
 
 module.exports = { CONNECTIONS, DEMO_PASSWORD, ROOT, freePort, run, startApp, startHello, waitFor };

@@ -14,6 +14,7 @@ function summary(name, r) {
     p50: r.latency.p50,
     p99: r.latency.p99,
     errors: r.errors + r.timeouts,
+    cpu: r.cpuPerRequest,
     statuses: { '2xx': r['2xx'], '3xx': r['3xx'], '4xx': r['4xx'], '5xx': r['5xx'] },
   };
 }
@@ -23,7 +24,10 @@ async function main() {
   const hello = await startHello();
   try {
     results.push(
-      summary('NestJS hello (reference)', await run({ duration: DURATION, url: `${hello.url}/` })),
+      summary(
+        'NestJS hello (reference)',
+        await run({ duration: DURATION, url: `${hello.url}/`, pid: hello.pid }),
+      ),
     );
   } finally {
     hello.stop();
@@ -36,7 +40,7 @@ async function main() {
     results.push(
       summary(
         'floor: app /healthz (no work)',
-        await run({ duration: DURATION, url: `${app.url}/healthz` }),
+        await run({ duration: DURATION, url: `${app.url}/healthz`, pid: app.pid }),
       ),
     );
     const cookie = await signIn(app.url, 'collector@example.com', DEMO_PASSWORD);
@@ -44,14 +48,19 @@ async function main() {
     results.push(
       summary(
         'signed-in /signin -> brand redirect',
-        await run({ duration: DURATION, url: target, headers: { cookie } }),
+        await run({ duration: DURATION, url: target, headers: { cookie }, pid: app.pid }),
       ),
     );
     // Issue 6: the signed-in shell page, server-rendered with its hydration data.
     results.push(
       summary(
         '/collection (signed in, rendered)',
-        await run({ duration: DURATION, url: `${app.url}/collection`, headers: { cookie } }),
+        await run({
+          duration: DURATION,
+          url: `${app.url}/collection`,
+          headers: { cookie },
+          pid: app.pid,
+        }),
       ),
     );
     // Issue 5: a batched GET of account.status with two more queries (§7 has one query procedure).
@@ -59,7 +68,12 @@ async function main() {
     results.push(
       summary(
         'API: batched GET of 3 queries',
-        await run({ duration: DURATION, url: batch, headers: { cookie, 'x-locale': 'en-US' } }),
+        await run({
+          duration: DURATION,
+          url: batch,
+          headers: { cookie, 'x-locale': 'en-US' },
+          pid: app.pid,
+        }),
       ),
     );
   } finally {
@@ -75,7 +89,7 @@ async function main() {
     results.push(
       summary(
         'expired token: /signin with refresh',
-        await run({ duration: DURATION, url: target, headers: { cookie } }),
+        await run({ duration: DURATION, url: target, headers: { cookie }, pid: refreshing.pid }),
       ),
     );
   } finally {
@@ -83,10 +97,16 @@ async function main() {
   }
 
   const reference = results[0].rps;
+  const referenceCpu = results[0].cpu;
   const rows = results.map((r) => ({
     scenario: r.name,
     'req/s': Math.round(r.rps),
     'ratio to hello': (r.rps / reference).toFixed(2),
+    // The steadier figure on a shared machine: the server's CPU time per request, and hello's
+    // divided by it (what the req/s ratio would be if both had the core to themselves).
+    'CPU µs/req': r.cpu === undefined ? '-' : Math.round(r.cpu),
+    'CPU ratio':
+      r.cpu === undefined || referenceCpu === undefined ? '-' : (referenceCpu / r.cpu).toFixed(2),
     'p50 ms': r.p50,
     'p99 ms': r.p99,
     errors: r.errors,

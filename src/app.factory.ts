@@ -3,13 +3,14 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import type { IncomingMessage } from 'node:http';
 import * as path from 'node:path';
-import { Logger } from 'nestjs-pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import type { AppConfig } from './config/app-config';
 import { isDeveloperEnv } from './config/environment';
 import { CLIENT_DIST_DIR, LOCALES_DIR, PROJECT_ROOT } from './config/project-paths';
 import { CLIENT_ASSETS_PREFIX } from './render/client-assets';
 import { EmbeddedIdp } from './idp/provider/embedded-idp';
+import { NestLogger, ROOT_LOGGER } from './logging/app-logger';
+import { requestLogging } from './logging/request-logging';
 import { AppMetrics, httpMetricsMiddleware } from './metrics';
 import { TRPC_PATH } from './trpc/trpc.middleware';
 
@@ -54,8 +55,10 @@ function parsedUnlessApi(mediaType: string) {
 
 /** Process-wide HTTP settings: logger, proxy trust, security headers. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
-  app.useLogger(app.get(Logger));
-  // First, so that every answer is counted and timed, the embedded IdP's and static files' included.
+  app.useLogger(app.get(NestLogger));
+  // First, so that every answer has a request id and trace context, is logged, counted and timed,
+  // the embedded IdP's and static files' included.
+  app.use(requestLogging(app.get(ROOT_LOGGER)));
   app.use(httpMetricsMiddleware(app.get(AppMetrics)));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');

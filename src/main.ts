@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { Logger } from 'nestjs-pino';
 import { createApp } from './app.factory';
 import type { AppConfig } from './config/app-config';
 import { ConfigError } from './config/config.schema';
@@ -7,6 +6,7 @@ import { loadConfig } from './config/load-config';
 import { GracefulShutdown } from './lifecycle/graceful-shutdown';
 import { HttpDrain } from './lifecycle/http-drain';
 import { installProcessGuards } from './lifecycle/process-guards';
+import { NestLogger } from './logging/app-logger';
 import { ShutdownState } from './lifecycle/shutdown-state';
 
 function configOrExit(): AppConfig {
@@ -25,7 +25,7 @@ function configOrExit(): AppConfig {
 async function bootstrap(): Promise<void> {
   const config = configOrExit();
   const app = await createApp(config);
-  const logger = app.get(Logger);
+  const logger = app.get(NestLogger);
   const exit = (code: number): never => process.exit(code);
   installProcessGuards(logger, exit);
   // Tracks in-flight responses from the first request, so a shutdown can close their connections.

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import { AppLogger } from '../logging/app-logger';
 import { BackchannelNotifier } from '../backchannel/backchannel-notifier';
 import type { ListedSession, SessionRecord } from '../session/sessions';
 import { Sessions } from '../session/sessions';
@@ -19,7 +19,7 @@ export class SessionEnding {
     private readonly sessions: Sessions,
     private readonly oidc: OidcClient,
     private readonly notifier: BackchannelNotifier,
-    private readonly logger: PinoLogger,
+    private readonly logger: AppLogger,
   ) {
     this.logger.setContext(SessionEnding.name);
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
-import { PinoLogger } from 'nestjs-pino';
+import { AppLogger } from '../logging/app-logger';
 import { Brand } from '../brand/brand';
 import { parseBrandParam } from '../brand/brand-query';
 import { REDIRECT_POLICY } from '../brand/brand.module';
@@ -39,7 +39,7 @@ export class SignoutService {
     private readonly oidc: OidcClient,
     private readonly cookies: ResponseCookies,
     private readonly events: AuthEvents,
-    private readonly logger: PinoLogger,
+    private readonly logger: AppLogger,
   ) {
     this.logger.setContext(SignoutService.name);
   }

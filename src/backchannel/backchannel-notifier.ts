@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import { AppLogger } from '../logging/app-logger';
 import { randomUUID } from 'node:crypto';
 import type { Brand } from '../brand/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -47,7 +47,7 @@ export class BackchannelNotifier implements OnApplicationShutdown {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     private readonly key: ServiceSigningKey,
-    private readonly logger: PinoLogger,
+    private readonly logger: AppLogger,
   ) {
     this.logger.setContext(BackchannelNotifier.name);
   }

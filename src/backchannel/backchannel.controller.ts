@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Header, HttpCode, Inject, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { PinoLogger } from 'nestjs-pino';
+import { AppLogger } from '../logging/app-logger';
 import { createHash } from 'node:crypto';
 import { SessionEnding } from '../auth/session-ending';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -25,7 +25,7 @@ export class BackchannelController {
     private readonly verifier: TokenVerifier,
     private readonly ending: SessionEnding,
     private readonly key: ServiceSigningKey,
-    private readonly logger: PinoLogger,
+    private readonly logger: AppLogger,
   ) {
     this.logger.setContext(BackchannelController.name);
   }

@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { I18nService } from 'nestjs-i18n';
-import { PinoLogger } from 'nestjs-pino';
+import { AppLogger } from '../logging/app-logger';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { redactUrl } from '../logging/redaction';
 import { AppMetrics } from '../metrics';
@@ -37,7 +37,7 @@ export interface ErrorBody {
 export class AllExceptionsFilter implements ExceptionFilter {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly logger: PinoLogger,
+    private readonly logger: AppLogger,
     private readonly i18n: I18nService,
     private readonly shell: ShellRenderer,
     private readonly metrics: AppMetrics,

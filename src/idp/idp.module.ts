@@ -2,7 +2,7 @@ import { DynamicModule, Inject, Module, OnApplicationShutdown, OnModuleInit } fr
 import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PinoLogger } from 'nestjs-pino';
+import { AppLogger } from '../logging/app-logger';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { SessionStore } from '../session/session-store';
 import { AccountStore } from './accounts/account-store';
@@ -57,7 +57,7 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
     @Inject(IDP_STATE_STORE) private readonly state: SessionStore,
     private readonly accounts: AccountStore,
     private readonly factors: FactorStore,
-    private readonly logger: PinoLogger,
+    private readonly logger: AppLogger,
   ) {}
 
   static forRoot(): DynamicModule {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import { AppLogger } from './app-logger';
 import type { Brand } from '../brand/brand';
 import { BRAND_DEFINITIONS } from '../brand/brand-definitions';
 import { AppMetrics } from '../metrics';
@@ -13,7 +13,7 @@ import { AppMetrics } from '../metrics';
 @Injectable()
 export class AuthEvents {
   constructor(
-    private readonly logger: PinoLogger,
+    private readonly logger: AppLogger,
     private readonly metrics: AppMetrics,
   ) {
     this.logger.setContext('AuthEvents');

@@ -1,30 +1,38 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import pino from 'pino';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { pinoHttpOptions } from './pino-options';
+import { AppLogger, NestLogger, ROOT_LOGGER } from './app-logger';
+import { rootLoggerOptions } from './log-format';
 
 export interface LoggingOptions {
   /** Where log lines go; stdout when absent. Tests pass an in-memory stream. */
   readonly logDestination?: NodeJS.WritableStream;
 }
 
-/** JSON log lines through nestjs-pino, with the request id in every line of a request. */
+/**
+ * JSON log lines with pino: the root logger, the logger services inject (AppLogger) and Nest's own
+ * (NestLogger). The access line and the request scope come from requestLogging, which
+ * configureApp mounts first.
+ */
+@Global()
 @Module({})
 export class LoggingModule {
   static forRoot(options: LoggingOptions = {}): DynamicModule {
     return {
       module: LoggingModule,
-      imports: [
-        LoggerModule.forRootAsync({
+      providers: [
+        {
+          provide: ROOT_LOGGER,
           inject: [APP_CONFIG],
-          useFactory: (config: AppConfig) => {
-            const pinoHttp = pinoHttpOptions(config);
-            return {
-              pinoHttp: options.logDestination ? [pinoHttp, options.logDestination] : pinoHttp,
-            };
-          },
-        }),
+          useFactory: (config: AppConfig) =>
+            options.logDestination
+              ? pino(rootLoggerOptions(config), options.logDestination)
+              : pino(rootLoggerOptions(config)),
+        },
+        AppLogger,
+        NestLogger,
       ],
+      exports: [ROOT_LOGGER, AppLogger, NestLogger],
     };
   }
 }

@@ -9,7 +9,7 @@ import { AppMetrics } from './app-metrics';
  * scraper reaches instances directly; the public load balancer or ingress does not route /metrics).
  * It holds counts and latencies only: every label value is from a fixed set (route patterns, brands,
  * error codes, outcomes), never a token, cookie, id or raw URL. Not logged per request
- * (pino-options.ts) and not rate limited (it is not in RATE_LIMITED_ROUTES).
+ * (log-format.ts QUIET_PATHS) and not rate limited (it is not in RATE_LIMITED_ROUTES).
  */
 @Controller()
 export class MetricsController {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { I18nService } from 'nestjs-i18n';
-import { PinoLogger } from 'nestjs-pino';
+import { AppLogger } from '../logging/app-logger';
 import { randomBytes } from 'node:crypto';
 import { createElement } from 'react';
 import { PageRoot } from '../../views/pages/PageRoot';
@@ -48,7 +48,7 @@ export class ShellRenderer {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLIENT_ASSETS) private readonly assets: ClientAssets,
     private readonly i18n: I18nService,
-    private readonly logger: PinoLogger,
+    private readonly logger: AppLogger,
   ) {
     this.https = config.http.publicUrl.startsWith('https:');
     this.logger.setContext('ShellRenderer');

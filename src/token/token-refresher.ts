@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PinoLogger } from 'nestjs-pino';
+import { AppLogger } from '../logging/app-logger';
 import { IdpError, OidcClient } from '../auth/oidc-client';
 import { AppMetrics } from '../metrics';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
@@ -31,7 +31,7 @@ export class TokenRefresher {
     private readonly oidc: OidcClient,
     private readonly sessions: Sessions,
     @Inject(SESSION_STORE) private readonly store: SessionStore,
-    private readonly logger: PinoLogger,
+    private readonly logger: AppLogger,
     private readonly metrics: AppMetrics,
   ) {
     this.logger.setContext(TokenRefresher.name);

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TRPCError } from '@trpc/server';
 import { randomUUID } from 'node:crypto';
-import { PinoLogger } from 'nestjs-pino';
+import { AppLogger } from '../logging/app-logger';
 import { z } from 'zod';
 import { AccountProfiles } from '../auth/account-profiles';
 import { SessionEnding } from '../auth/session-ending';
@@ -42,7 +42,7 @@ export class AppRouterFactory {
     private readonly sessions: Sessions,
     private readonly profiles: AccountProfiles,
     private readonly events: AuthEvents,
-    private readonly logger: PinoLogger,
+    private readonly logger: AppLogger,
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     private readonly ending: SessionEnding,
   ) {

@@ -278,6 +278,26 @@ describe('W3C trace context', () => {
     expect(traceOf(a?.headers.traceparent)).toBeDefined();
     expect(traceOf(a?.headers.traceparent)).not.toBe(traceOf(b?.headers.traceparent));
   });
+
+  it.each([
+    ['the embedded IdP', '/oauth2/default/.well-known/openid-configuration', 200],
+    ['a static file', '/static/locales/en-US/common.json', 200],
+  ])('reaches %s too: ids, trace and an access line', async (_name, path, status) => {
+    const res = await request(t.url)
+      .get(path)
+      .set('traceparent', `00-${TRACE_ID}-${PARENT_ID}-01`)
+      .expect(status);
+    expect(String(res.headers.traceparent)).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
+    const id = String(res.headers['x-request-id']);
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(linesOf(id)).toEqual([
+      expect.objectContaining({
+        msg: 'request completed',
+        req: expect.objectContaining({ url: path, trace_id: TRACE_ID, parent_id: PARENT_ID }),
+        res: { statusCode: status },
+      }),
+    ]);
+  });
 });
 
 describe('metrics with the Redis session store', () => {

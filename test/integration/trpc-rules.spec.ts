@@ -7,7 +7,7 @@ import { SessionEnding } from '../../src/auth/session-ending';
 import { Sessions } from '../../src/session/sessions';
 import { SESSION_STORE } from '../../src/session/session-store';
 import { AuthEvents } from '../../src/logging/auth-events';
-import { PinoLogger } from 'nestjs-pino';
+import { AppLogger } from '../../src/logging/app-logger';
 import { AppRouterFactory } from '../../src/trpc/app-router';
 import { CSRF_HEADER, createCallerFactory } from '../../src/trpc/trpc';
 import { createTrpcContext } from '../../src/trpc/trpc.middleware';
@@ -357,7 +357,7 @@ describe('cookie.setCookie on an https site (§9: Secure except on localhost)', 
       t.app.get(Sessions),
       t.app.get(AccountProfiles),
       t.app.get(AuthEvents),
-      await t.app.resolve(PinoLogger),
+      await t.app.resolve(AppLogger),
       t.app.get(SESSION_STORE),
       t.app.get(SessionEnding),
     );

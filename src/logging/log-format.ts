@@ -1,0 +1,67 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import * as os from 'node:os';
+import type { LoggerOptions } from 'pino';
+import type { AppConfig } from '../config/app-config';
+import { REDACTED, redactUrl } from './redaction';
+import { traceOf } from './trace-context';
+
+/** Paths polled by orchestrators and scrapers: logging each hit would drown the useful lines. */
+export const QUIET_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
+declare module 'http' {
+  interface IncomingMessage {
+    /** The request id (and correlation id), set first thing by requestLogging. */
+    id?: string;
+  }
+}
+
+/** A request as the logger sees it; express keeps the path before any mount point in originalUrl. */
+export type LoggedRequest = IncomingMessage & { originalUrl?: string };
+
+/**
+ * How a request appears in a line: its id, trace ids (W3C Trace Context, issue 7), method, path with
+ * sensitive query values redacted, user agent and address. Cookies and authorization only say that
+ * they were there. Undefined fields are left out of the line.
+ */
+export function serializeRequest(req: LoggedRequest): Record<string, unknown> {
+  const trace = traceOf(req);
+  const { headers } = req;
+  return {
+    id: req.id,
+    trace_id: trace?.traceId,
+    span_id: trace?.spanId,
+    parent_id: trace?.parentId,
+    method: req.method,
+    url: redactUrl(req.originalUrl ?? req.url ?? ''),
+    headers: {
+      'user-agent': headers['user-agent'],
+      ...(typeof headers.referer === 'string' ? { referer: redactUrl(headers.referer) } : {}),
+      ...(headers.cookie !== undefined ? { cookie: REDACTED } : {}),
+      ...(headers.authorization !== undefined ? { authorization: REDACTED } : {}),
+    },
+    remoteAddress: req.socket?.remoteAddress,
+  };
+}
+
+/** A response in a line: the status, and where a redirect went (its query values redacted). */
+export function serializeResponse(res: ServerResponse): Record<string, unknown> {
+  const location = res.getHeader('location');
+  return {
+    statusCode: res.statusCode,
+    ...(typeof location === 'string' ? { location: redactUrl(location) } : {}),
+  };
+}
+
+/**
+ * The root logger's settings: JSON lines, the process and environment bound once, and the
+ * serializers above for every line that logs a `req` or `res`, so secrets never reach a line
+ * (DESIGN.md "Tokens stay secret"). Serializers rather than pino's `redact` paths, which would cost a
+ * compiled pass over every line for the same result.
+ */
+export function rootLoggerOptions(config: AppConfig): LoggerOptions {
+  return {
+    level: config.log.level,
+    base: { pid: process.pid, hostname: os.hostname(), env: config.env },
+    serializers: { req: serializeRequest, res: serializeResponse },
+  };
+}

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { Locale } from '../locale/locale';
 import type { SessionRecord } from '../session/sessions';
 import { serverHexJsonTransformer } from './hex-json-transformer';
+import { inputErrorMessage } from './input-errors';
 import { CSRF_HEADER } from './wire';
 
 /** Request-scoped facts every procedure may use (§7: locale header, x-ssr, the session cookie). */
@@ -26,6 +27,11 @@ const t = initTRPC.context<TrpcContext>().create({
   transformer: serverHexJsonTransformer,
   // Stacks never leave the server, whatever NODE_ENV says (STACK.md).
   isDev: false,
+  // BAD_REQUEST from input validation: "field: reason" rather than zod's issues as JSON (§8).
+  errorFormatter: ({ shape, error }) =>
+    error.code === 'BAD_REQUEST'
+      ? { ...shape, message: inputErrorMessage(error.cause, shape.message) }
+      : shape,
 });
 
 export const router = t.router;

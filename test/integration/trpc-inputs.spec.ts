@@ -407,19 +407,8 @@ const ROWS: Row[] = [
   setCookie('input', 'hex of text that is not JSON', rawHex(hex('theme=dark')), { says: NOT_JSON }),
 ];
 
-/** The fields a refusal's message names: zod issue paths and unknown keys, or "field: reason" parts. */
+/** The fields a refusal's message names: its "field: reason; field: reason" parts (input-errors.ts). */
 function fieldsNamed(message: string): string[] {
-  try {
-    const issues = JSON.parse(message) as unknown;
-    if (Array.isArray(issues)) {
-      return issues.flatMap((issue: { path?: unknown[]; keys?: string[] }) => [
-        ...(issue.path?.length ? [String(issue.path[0])] : []),
-        ...(issue.keys ?? []),
-      ]);
-    }
-  } catch {
-    // Not zod's issue list: the cookie rules' "field: reason; field: reason".
-  }
   return message.split('; ').map((part) => part.split(':')[0] ?? '');
 }
 

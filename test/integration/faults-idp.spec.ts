@@ -133,16 +133,21 @@ describe('the IdP fails during a token refresh', () => {
     await t?.close();
   });
 
-  it('shows the 502 page and keeps the session; once the IdP answers, the same session refreshes', async () => {
+  /** The app, reached (by browsers and by itself, as its issuer) through the balancer. */
+  async function startBehindProxy(): Promise<{ t: TestApp; publicUrl: string }> {
     const port = await freePort();
     const publicUrl = `http://localhost:${port}`;
     // Stale at once: every request of the session refreshes.
     t = await startTestApp({ PUBLIC_URL: publicUrl, IDP_ACCESS_TOKEN_TTL_SECONDS: '1' });
     proxy.backends = [t.url];
     await proxy.listen(port);
-    const app = { ...t, url: publicUrl };
+    return { t, publicUrl };
+  }
+
+  it('shows the 502 page and keeps the session; once the IdP answers, the same session refreshes', async () => {
+    const { t, publicUrl } = await startBehindProxy();
     const browser = new Browser();
-    const { landing } = await signInVia(app, browser, 'b=collectors');
+    const { landing } = await signInVia({ ...t, url: publicUrl }, browser, 'b=collectors');
     expect(landing.status).toBe(302);
     const sessionId = await jarCookie(browser, publicUrl, 'sessionId');
     expect(sessionId).toEqual(expect.any(String));
@@ -172,11 +177,7 @@ describe('the IdP fails during a token refresh', () => {
   }, 60_000);
 
   it('a refresh token the IdP refuses signs the collector out instead', async () => {
-    const port = await freePort();
-    const publicUrl = `http://localhost:${port}`;
-    t = await startTestApp({ PUBLIC_URL: publicUrl, IDP_ACCESS_TOKEN_TTL_SECONDS: '1' });
-    proxy.backends = [t.url];
-    await proxy.listen(port);
+    const { t, publicUrl } = await startBehindProxy();
     const browser = new Browser();
     await signInVia({ ...t, url: publicUrl }, browser, 'b=collectors');
     const sessionId = String(await jarCookie(browser, publicUrl, 'sessionId'));

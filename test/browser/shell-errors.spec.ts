@@ -1,19 +1,17 @@
 import type { BrowserContext, Cookie, Page } from 'playwright-core';
 import {
-  ShellBrowser,
   TEST_TIMEOUT_MS,
   cookiesFor,
   documentStatusError,
   errorPagePath,
   hydrationMutations,
-  newShellContext,
   seriousViolations,
   settle,
   signedInCookies,
-  startShellBrowser,
   until,
   waitForHydration,
   watchPage,
+  useShellBrowser,
 } from '../support/shell-browser';
 
 /**
@@ -22,38 +20,28 @@ import {
  * it with the promptMfaSignin flag of localStorage.
  */
 describe('shell error page, error boundary and shell rule in Chromium', () => {
-  let shell: ShellBrowser;
+  const fixture = useShellBrowser({ signedIn: false });
   let context: BrowserContext;
-
-  beforeAll(async () => {
-    shell = await startShellBrowser();
-  }, TEST_TIMEOUT_MS);
-  afterAll(async () => {
-    await shell?.close();
-  });
-  afterEach(async () => {
-    await context?.close();
-  });
 
   describe('the error page', () => {
     it(
       'shows the correlation id the server logged; try again loads the address again',
       async () => {
-        context = await newShellContext(shell);
+        context = await fixture.context();
         const page = await context.newPage();
         const watch = watchPage(page);
         const path = errorPagePath('en-US');
-        await page.goto(`${shell.t.url}${path}`);
+        await page.goto(`${fixture.shell.t.url}${path}`);
         await waitForHydration(page);
         const first = (await page.textContent('.correlation-id')) ?? '';
         const id = /[0-9a-f-]{36}/.exec(first)?.[0] ?? 'none';
-        expect(shell.t.logs.text).toContain(id);
+        expect(fixture.shell.t.logs.text).toContain(id);
         expect(await page.textContent('#error-view-title')).toBeTruthy();
 
         // Keyboard: the try-again link is reachable and follows with Enter.
         const retry = page.locator('.error-view-actions a');
         await retry.focus();
-        const reloaded = page.waitForResponse((r) => r.url() === `${shell.t.url}${path}`);
+        const reloaded = page.waitForResponse((r) => r.url() === `${fixture.shell.t.url}${path}`);
         await page.keyboard.press('Enter');
         expect((await reloaded).status()).toBe(400);
         await waitForHydration(page);
@@ -71,9 +59,9 @@ describe('shell error page, error boundary and shell rule in Chromium', () => {
     // the page normally, then the browser's render of the collection page meets a collector id that
     // cannot become text (an object without toString or valueOf) and throws inside the boundary.
     async function throwingCollection(cookies: Cookie[]): Promise<Page> {
-      context = await newShellContext(shell, { cookies });
+      context = await fixture.context({ cookies });
       const page = await context.newPage();
-      await page.route(`${shell.t.url}/collection`, async (route) => {
+      await page.route(`${fixture.shell.t.url}/collection`, async (route) => {
         const response = await route.fetch();
         const body = (await response.text()).replace(
           /"collectorsId":\d+/,
@@ -87,18 +75,18 @@ describe('shell error page, error boundary and shell rule in Chromium', () => {
     it(
       'replaces the page with the error page, reports it, shows the returned id; try again renders afresh',
       async () => {
-        const cookies = await signedInCookies(shell.t);
+        const cookies = await signedInCookies(fixture.shell.t);
         const page = await throwingCollection(cookies);
         const watch = watchPage(page);
         const reported = page.waitForResponse((r) => r.url().includes('log.clientError'));
-        await page.goto(`${shell.t.url}/collection`);
+        await page.goto(`${fixture.shell.t.url}/collection`);
         await waitForHydration(page);
         expect((await reported).status()).toBe(200);
         await page.locator('main .correlation-id').waitFor();
         const text = (await page.textContent('main .correlation-id')) ?? '';
         const id = /[0-9a-f-]{36}/.exec(text)?.[0] ?? 'none';
         // The server logged the message and path under that id.
-        const record = shell.t.logs.records.find((r) => r.correlationId === id);
+        const record = fixture.shell.t.logs.records.find((r) => r.correlationId === id);
         expect(record).toMatchObject({ msg: 'client error', path: '/collection' });
         expect(String(record?.clientMessage)).toMatch(/primitive/i);
         // Only the main content is replaced: header and footer stay, and they still work.
@@ -125,7 +113,7 @@ describe('shell error page, error boundary and shell rule in Chromium', () => {
     it(
       'shows a spinner until the id arrives, and an id of its own when the report fails',
       async () => {
-        const cookies = await signedInCookies(shell.t);
+        const cookies = await signedInCookies(fixture.shell.t);
         const page = await throwingCollection(cookies);
         let release: () => void = () => undefined;
         const held = new Promise<void>((resolve) => (release = resolve));
@@ -133,7 +121,7 @@ describe('shell error page, error boundary and shell rule in Chromium', () => {
           await held;
           await route.abort('failed');
         });
-        await page.goto(`${shell.t.url}/collection`);
+        await page.goto(`${fixture.shell.t.url}/collection`);
         await waitForHydration(page);
         await page.locator('main .error-view .ui-spinner-status').waitFor();
         expect(await page.locator('main .correlation-id').count()).toBe(0);
@@ -167,26 +155,26 @@ describe('shell error page, error boundary and shell rule in Chromium', () => {
     async function serverRedirect(page: Page, path: string): Promise<URL | undefined> {
       let location: string | undefined;
       await page.route(
-        (url) => url.pathname === new URL(path, shell.t.url).pathname,
+        (url) => url.pathname === new URL(path, fixture.shell.t.url).pathname,
         async (route) => {
           const response = await route.fetch({ maxRedirects: 0 });
           location = response.headers().location;
           await route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html>' });
         },
       );
-      await page.goto(`${shell.t.url}${path}`);
-      return location === undefined ? undefined : new URL(location, shell.t.url);
+      await page.goto(`${fixture.shell.t.url}${path}`);
+      return location === undefined ? undefined : new URL(location, fixture.shell.t.url);
     }
 
     async function mfaSetupContext(localStorage: Record<string, string>) {
-      const session = await signedInCookies(shell.t, 'mfa-setup@example.com');
+      const session = await signedInCookies(fixture.shell.t, 'mfa-setup@example.com');
       // The server applies the rule with a promptMfaSignin cookie when there is one; 'false' there
       // lets it render the page, so what happens next is the browser's own decision.
-      context = await newShellContext(shell, {
+      context = await fixture.context({
         cookies: [
           ...session,
           ...cookiesFor(
-            shell.t.url,
+            fixture.shell.t.url,
             'promptMfaSignin=false; QTM_SID=3f2a9c0e1b7d4e5fa6b8c9d0e1f2a3b4',
           ),
         ],
@@ -201,12 +189,14 @@ describe('shell error page, error boundary and shell rule in Chromium', () => {
       'second-factor set-up pending and promptMfaSignin not "false": the page is replaced by /signin?r=...',
       async () => {
         const page = await mfaSetupContext({ promptMfaSignin: 'true' });
-        const rendered = page.waitForResponse((r) => r.url() === `${shell.t.url}/collection`);
+        const rendered = page.waitForResponse(
+          (r) => r.url() === `${fixture.shell.t.url}/collection`,
+        );
         const leaving = page.waitForRequest((r) => new URL(r.url()).pathname === '/signin');
-        await page.goto(`${shell.t.url}/collection`);
+        await page.goto(`${fixture.shell.t.url}/collection`);
         expect((await rendered).status()).toBe(200);
         const target = new URL((await leaving).url());
-        expect(target.searchParams.get('r')).toBe(`${shell.t.url}/collection`);
+        expect(target.searchParams.get('r')).toBe(`${fixture.shell.t.url}/collection`);
         expect(target.searchParams.get('QTM_SID')).toBe('3f2a9c0e1b7d4e5fa6b8c9d0e1f2a3b4');
         await page.waitForURL((url) => url.pathname === '/signin');
       },
@@ -218,9 +208,9 @@ describe('shell error page, error boundary and shell rule in Chromium', () => {
       async () => {
         const page = await mfaSetupContext({});
         const leaving = page.waitForRequest((r) => new URL(r.url()).pathname === '/signin');
-        await page.goto(`${shell.t.url}/collection?lang=fr-CA`);
+        await page.goto(`${fixture.shell.t.url}/collection?lang=fr-CA`);
         expect(new URL((await leaving).url()).searchParams.get('r')).toBe(
-          `${shell.t.url}/collection?lang=fr-CA`,
+          `${fixture.shell.t.url}/collection?lang=fr-CA`,
         );
       },
       TEST_TIMEOUT_MS,
@@ -232,7 +222,7 @@ describe('shell error page, error boundary and shell rule in Chromium', () => {
         const page = await mfaSetupContext({ promptMfaSignin: 'false' });
         const requests: string[] = [];
         page.on('request', (r) => requests.push(new URL(r.url()).pathname));
-        await page.goto(`${shell.t.url}/collection`);
+        await page.goto(`${fixture.shell.t.url}/collection`);
         await waitForHydration(page);
         await settle(page);
         expect(new URL(page.url()).pathname).toBe('/collection');
@@ -248,8 +238,8 @@ describe('shell error page, error boundary and shell rule in Chromium', () => {
       async () => {
         const page = await mfaSetupContext({});
         const leaving = page.waitForRequest((r) => new URL(r.url()).pathname === '/signin');
-        await page.goto(`${shell.t.url}/collection`, {
-          referer: `${shell.t.config.brands.pcgs.baseURL}/somewhere`,
+        await page.goto(`${fixture.shell.t.url}/collection`, {
+          referer: `${fixture.shell.t.config.brands.pcgs.baseURL}/somewhere`,
         });
         expect(new URL((await leaving).url()).searchParams.get('b')).toBe('pcgs');
       },
@@ -259,14 +249,14 @@ describe('shell error page, error boundary and shell rule in Chromium', () => {
     it(
       'a survey pending but the collector came from a brand the survey is not for: the page stays',
       async () => {
-        const session = await signedInCookies(shell.t, 'survey@example.com');
-        context = await newShellContext(shell, { cookies: session });
+        const session = await signedInCookies(fixture.shell.t, 'survey@example.com');
+        context = await fixture.context({ cookies: session });
         const page = await context.newPage();
         await stubSignin(page);
         const requests: string[] = [];
         page.on('request', (r) => requests.push(new URL(r.url()).pathname));
-        await page.goto(`${shell.t.url}/collection`, {
-          referer: `${shell.t.config.brands.pcgs.baseURL}/somewhere`,
+        await page.goto(`${fixture.shell.t.url}/collection`, {
+          referer: `${fixture.shell.t.config.brands.pcgs.baseURL}/somewhere`,
         });
         await waitForHydration(page);
         expect(new URL(page.url()).pathname).toBe('/collection');
@@ -285,12 +275,12 @@ describe('shell error page, error boundary and shell rule in Chromium', () => {
     ])(
       '%s: the browser is sent to /signin?r=...',
       async (_case, email) => {
-        const cookies = email ? await signedInCookies(shell.t, email) : [];
-        context = await newShellContext(shell, { cookies });
+        const cookies = email ? await signedInCookies(fixture.shell.t, email) : [];
+        context = await fixture.context({ cookies });
         const page = await context.newPage();
         const target = await serverRedirect(page, '/collection');
         expect(target?.pathname).toBe('/signin');
-        expect(target?.searchParams.get('r')).toBe(`${shell.t.url}/collection`);
+        expect(target?.searchParams.get('r')).toBe(`${fixture.shell.t.url}/collection`);
         expect(target?.searchParams.has('b')).toBe(false);
       },
       TEST_TIMEOUT_MS,

@@ -1,18 +1,15 @@
-import type { BrowserContext, Cookie, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { CONSENT_TEXTS } from '../../client/consent/consent-texts';
 import type { Locale } from '../../src/locale/locale';
 import {
-  ShellBrowser,
   TEST_TIMEOUT_MS,
   documentStatusError,
   errorPagePath,
-  newShellContext,
   seriousViolations,
-  signedInCookies,
-  startShellBrowser,
   until,
   waitForHydration,
   watchPage,
+  useShellBrowser,
 } from '../support/shell-browser';
 
 /**
@@ -21,25 +18,13 @@ import {
  * the keyboard, gives focus back to the button when it closes, and passes axe.
  */
 describe('shell footer and the consent dialog in Chromium', () => {
-  let shell: ShellBrowser;
-  let cookies: Cookie[];
+  const fixture = useShellBrowser();
   let context: BrowserContext;
 
-  beforeAll(async () => {
-    shell = await startShellBrowser();
-    cookies = await signedInCookies(shell.t);
-  }, TEST_TIMEOUT_MS);
-  afterAll(async () => {
-    await shell?.close();
-  });
-  afterEach(async () => {
-    await context?.close();
-  });
-
   async function open(path: string): Promise<Page> {
-    context = await newShellContext(shell, { cookies });
+    context = await fixture.context({ cookies: fixture.cookies });
     const page = await context.newPage();
-    await page.goto(`${shell.t.url}${path}`);
+    await page.goto(`${fixture.shell.t.url}${path}`);
     await waitForHydration(page);
     return page;
   }
@@ -141,7 +126,9 @@ describe('shell footer and the consent dialog in Chromium', () => {
         (focused) => focused,
       );
       // Escape saved nothing: no consent cookie yet.
-      expect((await context.cookies(shell.t.url)).some((c) => c.name === 'cc_cookie')).toBe(false);
+      expect((await context.cookies(fixture.shell.t.url)).some((c) => c.name === 'cc_cookie')).toBe(
+        false,
+      );
 
       // Opened again from the keyboard, a choice is saved in the consent cookie.
       await page.keyboard.press('Enter');
@@ -152,7 +139,9 @@ describe('shell footer and the consent dialog in Chromium', () => {
         () => dialogOpen(page),
         (opened) => !opened,
       );
-      const consent = (await context.cookies(shell.t.url)).find((c) => c.name === 'cc_cookie');
+      const consent = (await context.cookies(fixture.shell.t.url)).find(
+        (c) => c.name === 'cc_cookie',
+      );
       expect(decodeURIComponent(consent?.value ?? '')).toContain('"analytics"');
     },
     TEST_TIMEOUT_MS,
@@ -173,7 +162,7 @@ describe('shell footer and the consent dialog in Chromium', () => {
         String(new Date().getUTCFullYear()),
       );
 
-      await page.goto(`${shell.t.url}/collection?lang=ja-JP`);
+      await page.goto(`${fixture.shell.t.url}/collection?lang=ja-JP`);
       await waitForHydration(page);
       expect(await page.locator('footer .site-footer__section').count()).toBe(0);
       expect(await page.locator('footer .site-footer__social-link').count()).toBe(4);

@@ -1,18 +1,15 @@
-import type { BrowserContext, Cookie, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import {
   DESKTOP,
   PHONE,
-  ShellBrowser,
   TEST_TIMEOUT_MS,
   focusedElement,
-  newShellContext,
   seriousViolations,
   settle,
-  signedInCookies,
-  startShellBrowser,
   until,
   waitForHydration,
   watchPage,
+  useShellBrowser,
 } from '../support/shell-browser';
 
 /**
@@ -21,28 +18,16 @@ import {
  * dark-mode switch of local/dev with its theme cookie.
  */
 describe('shell header in Chromium', () => {
-  let shell: ShellBrowser;
-  let cookies: Cookie[];
+  const fixture = useShellBrowser();
   let context: BrowserContext;
-
-  beforeAll(async () => {
-    shell = await startShellBrowser();
-    cookies = await signedInCookies(shell.t);
-  }, TEST_TIMEOUT_MS);
-  afterAll(async () => {
-    await shell?.close();
-  });
-  afterEach(async () => {
-    await context?.close();
-  });
 
   async function openCollection(
     viewport: { width: number; height: number } = DESKTOP,
     path = '/collection',
   ): Promise<Page> {
-    context = await newShellContext(shell, { cookies, viewport });
+    context = await fixture.context({ cookies: fixture.cookies, viewport });
     const page = await context.newPage();
-    await page.goto(`${shell.t.url}${path}`);
+    await page.goto(`${fixture.shell.t.url}${path}`);
     await waitForHydration(page);
     return page;
   }
@@ -288,7 +273,7 @@ describe('shell header in Chromium', () => {
       const page = await openCollection();
       const watch = watchPage(page);
       const themeSwitch = page.locator('.site-header__theme');
-      expect(shell.t.config.env).toBe('local');
+      expect(fixture.shell.t.config.env).toBe('local');
       expect(await page.getAttribute('html', 'class')).toBe('theme-light');
       expect(await themeSwitch.getAttribute('aria-pressed')).toBe('false');
 
@@ -297,9 +282,9 @@ describe('shell header in Chromium', () => {
       expect(await page.getAttribute('html', 'class')).toBe('theme-dark');
       expect(await themeSwitch.getAttribute('aria-pressed')).toBe('true');
       expect((await saved).status()).toBe(200);
-      expect((await context.cookies(shell.t.url)).find((c) => c.name === 'theme')?.value).toBe(
-        'dark',
-      );
+      expect(
+        (await context.cookies(fixture.shell.t.url)).find((c) => c.name === 'theme')?.value,
+      ).toBe('dark');
 
       await page.reload();
       await waitForHydration(page);

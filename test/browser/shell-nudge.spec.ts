@@ -1,4 +1,4 @@
-import type { BrowserContext, Cookie, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { NUDGE_INTERVAL_MS } from '../../views/shell/nudge/nudge-timing';
 import { APP_STORE_LINKS } from '../../views/shell/nudge/MobileAppNudge';
 import {
@@ -7,14 +7,11 @@ import {
   DESKTOP_UA,
   IPHONE_UA,
   PHONE,
-  ShellBrowser,
   TEST_TIMEOUT_MS,
-  newShellContext,
   seriousViolations,
-  signedInCookies,
-  startShellBrowser,
   waitForHydration,
   watchPage,
+  useShellBrowser,
 } from '../support/shell-browser';
 
 const KEY = 'appNudgeLastShown';
@@ -26,20 +23,8 @@ const KEY = 'appNudgeLastShown';
  * where the exact boundary matters.
  */
 describe('mobile-app nudge in Chromium', () => {
-  let shell: ShellBrowser;
-  let cookies: Cookie[];
+  const fixture = useShellBrowser();
   let context: BrowserContext;
-
-  beforeAll(async () => {
-    shell = await startShellBrowser();
-    cookies = await signedInCookies(shell.t);
-  }, TEST_TIMEOUT_MS);
-  afterAll(async () => {
-    await shell?.close();
-  });
-  afterEach(async () => {
-    await context?.close();
-  });
 
   const nudge = (page: Page) => page.locator('section.app-nudge');
   const stored = (page: Page) => page.evaluate((key) => localStorage.getItem(key), KEY);
@@ -48,8 +33,8 @@ describe('mobile-app nudge in Chromium', () => {
     userAgent: string,
     options: { storedAt?: number; now?: number; path?: string } = {},
   ): Promise<Page> {
-    context = await newShellContext(shell, {
-      cookies,
+    context = await fixture.context({
+      cookies: fixture.cookies,
       userAgent,
       viewport: userAgent === DESKTOP_UA ? DESKTOP : PHONE,
       ...(options.storedAt !== undefined
@@ -58,7 +43,7 @@ describe('mobile-app nudge in Chromium', () => {
     });
     const page = await context.newPage();
     if (options.now !== undefined) await page.clock.setFixedTime(options.now);
-    await page.goto(`${shell.t.url}${options.path ?? '/collection'}`);
+    await page.goto(`${fixture.shell.t.url}${options.path ?? '/collection'}`);
     await waitForHydration(page);
     return page;
   }

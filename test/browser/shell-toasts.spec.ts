@@ -1,15 +1,12 @@
-import type { BrowserContext, Cookie, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import {
   API_ROUTE,
-  ShellBrowser,
   TEST_TIMEOUT_MS,
-  newShellContext,
   seriousViolations,
-  signedInCookies,
-  startShellBrowser,
   until,
   waitForHydration,
   watchPage,
+  useShellBrowser,
 } from '../support/shell-browser';
 import { signedInSession } from '../support/account-api';
 
@@ -23,20 +20,8 @@ import { signedInSession } from '../support/account-api';
  * out behind a slow step on a busy machine: time moves only when a test says so.
  */
 describe('shell toasts in Chromium', () => {
-  let shell: ShellBrowser;
-  let cookies: Cookie[];
+  const fixture = useShellBrowser();
   let context: BrowserContext;
-
-  beforeAll(async () => {
-    shell = await startShellBrowser();
-    cookies = await signedInCookies(shell.t);
-  }, TEST_TIMEOUT_MS);
-  afterAll(async () => {
-    await shell?.close();
-  });
-  afterEach(async () => {
-    await context?.close();
-  });
 
   const region = (page: Page) => page.locator('.toast-region');
   const networkToast = (page: Page) =>
@@ -44,9 +29,9 @@ describe('shell toasts in Chromium', () => {
 
   /** /collection with the account API unreachable and the page's clock paused. */
   async function offlineCollection(): Promise<Page> {
-    context = await newShellContext(shell, { cookies });
+    context = await fixture.context({ cookies: fixture.cookies });
     const page = await context.newPage();
-    await page.goto(`${shell.t.url}/collection`);
+    await page.goto(`${fixture.shell.t.url}/collection`);
     await waitForHydration(page);
     await page.route(API_ROUTE, (route) => route.abort('internetdisconnected'));
     await page.clock.install();
@@ -178,10 +163,10 @@ describe('shell toasts in Chromium', () => {
     async () => {
       // The sessions page shows one toast per failed 'sign out this session', each with its own id:
       // a second session of the same collector gives it a row to fail on.
-      await signedInSession(shell.t);
-      context = await newShellContext(shell, { cookies });
+      await signedInSession(fixture.shell.t);
+      context = await fixture.context({ cookies: fixture.cookies });
       const page = await context.newPage();
-      await page.goto(`${shell.t.url}/account/sessions`);
+      await page.goto(`${fixture.shell.t.url}/account/sessions`);
       await waitForHydration(page);
       await page.route(API_ROUTE, (route) => route.abort('internetdisconnected'));
       await page.clock.install();

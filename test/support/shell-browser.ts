@@ -177,6 +177,54 @@ export async function newShellContext(
   return context;
 }
 
+type ShellContextOptions = Parameters<typeof newShellContext>[1];
+
+/** What a browser spec's hooks set up: the app and Chromium, a signed-in collector, its contexts. */
+export interface ShellFixture {
+  readonly shell: ShellBrowser;
+  /** The signed-in collector's cookies (empty with `signedIn: false`). */
+  readonly cookies: Cookie[];
+  /** A new instrumented context (newShellContext), closed after the test that opened it. */
+  context(options?: ShellContextOptions): Promise<BrowserContext>;
+}
+
+/**
+ * Registers the hooks every shell spec needs: start the app and Chromium once (and sign a collector
+ * in), close the contexts a test opened after it, close everything after the file.
+ */
+export function useShellBrowser(options: { signedIn?: boolean; env?: RawEnv } = {}): ShellFixture {
+  let shell: ShellBrowser | undefined;
+  let cookies: Cookie[] = [];
+  const open: BrowserContext[] = [];
+  beforeAll(async () => {
+    shell = await startShellBrowser(options.env);
+    if (options.signedIn !== false) cookies = await signedInCookies(shell.t);
+  }, TEST_TIMEOUT_MS);
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await shell?.close();
+  });
+  const started = (): ShellBrowser => {
+    if (!shell) throw new Error('the shell browser has not started (use it inside a test)');
+    return shell;
+  };
+  return {
+    get shell() {
+      return started();
+    },
+    get cookies() {
+      return cookies;
+    },
+    async context(contextOptions) {
+      const context = await newShellContext(started(), contextOptions);
+      open.push(context);
+      return context;
+    },
+  };
+}
+
 /** A console error and where it came from. */
 export interface ConsoleError {
   readonly text: string;

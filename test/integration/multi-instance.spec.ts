@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import Redis from 'ioredis';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Browser } from '../support/browser';
 import { RoundRobinProxy } from '../support/round-robin-proxy';
@@ -74,7 +75,13 @@ describe('two instances, one Redis (issue 7)', () => {
   }, 90_000);
 
   it("keeps the embedded IdP's artefacts and keys in Redis, and only its users in SQLite", async () => {
+    const from = proxy.forwarded.length;
     await signedIn();
+    // The IdP's own requests of that sign-in (authorize, each step, the code exchange) went to both.
+    const idpHops = proxy.forwarded
+      .slice(from)
+      .filter(({ path }) => path.startsWith('/oauth2/') || path.startsWith('/idp/'));
+    expect(new Set(idpHops.map((hop) => hop.backend))).toEqual(new Set([a.url, b.url]));
     const client = new Redis(redis.url);
     try {
       const families = new Set(
@@ -108,6 +115,8 @@ describe('two instances, one Redis (issue 7)', () => {
     } finally {
       db.close();
     }
+    // Nor in the file the IdP's state would have on its own (SESSION_STORE=sqlite).
+    expect(fs.existsSync(path.join(dataDir, 'idp-state.sqlite'))).toBe(false);
   }, 90_000);
 
   it('a sign-out on one instance ends the session on both', async () => {

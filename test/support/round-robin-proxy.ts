@@ -9,6 +9,8 @@ export class RoundRobinProxy {
   private next = 0;
   private readonly server: http.Server;
   readonly hits = new Map<string, number>();
+  /** Every forwarded request's path and the backend that answered it, in order. */
+  readonly forwarded: { path: string; backend: string }[] = [];
   backends: string[] = [];
   /**
    * Paths the balancer answers itself with a 503 gateway page, as a load balancer in front of a
@@ -26,7 +28,9 @@ export class RoundRobinProxy {
         res.end('<h1>503 Service Unavailable</h1>');
         return;
       }
-      const backend = new URL(this.backends[this.next++ % this.backends.length] ?? '');
+      const chosen = this.backends[this.next++ % this.backends.length] ?? '';
+      this.forwarded.push({ path, backend: chosen });
+      const backend = new URL(chosen);
       const upstream = http.request(
         {
           host: backend.hostname,

@@ -105,9 +105,23 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
         },
         {
           provide: EmbeddedIdp,
-          inject: [APP_CONFIG, IDP_STATE_STORE, AccountStore],
-          useFactory: (config: AppConfig, store: SessionStore, accounts: AccountStore) =>
-            EmbeddedIdp.create(config, store, accounts, PROVIDER_PAGES),
+          inject: [APP_CONFIG, IDP_STATE_STORE, AccountStore, AppLogger],
+          useFactory: (
+            config: AppConfig,
+            store: SessionStore,
+            accounts: AccountStore,
+            logger: AppLogger,
+          ) => {
+            logger.setContext('EmbeddedIdp');
+            // Logged like the service's own failures: once, at error level, with the correlation id
+            // the page shows, and what failed (an outage of its state store says so).
+            return EmbeddedIdp.create(config, store, accounts, PROVIDER_PAGES, (ctx, error) =>
+              logger.error(
+                { err: error, correlationId: ctx.req.id, path: ctx.path },
+                `embedded IdP request failed: ${error.message}`,
+              ),
+            );
+          },
         },
         InteractionService,
       ],

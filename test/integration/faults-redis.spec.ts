@@ -63,6 +63,9 @@ describe('Redis stops mid-run (issue 7 item 6)', () => {
     expect(landing.status).toBe(302);
     expect(await jarCookie(browser, app.url, 'sessionId')).toMatch(/^[\w-]{43}$/);
     expect((await browser.get(`${app.url}/collection`)).status).toBe(200);
+    // Where a collector without a session is sent: the embedded IdP, whose state is in Redis too.
+    const authorize = (await new Browser().get(`${app.url}/signin?b=psa`)).headers.get('location');
+    expect(authorize).toMatch(/\/oauth2\/default\/v1\/authorize\?/);
 
     await redis.stop();
 
@@ -118,6 +121,28 @@ describe('Redis stops mid-run (issue 7 item 6)', () => {
     expect(outage).toHaveLength(1);
     expect(outage[0]).toMatchObject({ level: 50, context: 'RedisSessionStore' });
     expect(app.output()).not.toMatch(/unhandled|uncaught/i);
+
+    // The IdP's own page says the same (503, try again, a reference), and its failure is logged once.
+    const idpPage = await timed(() => htmlGet(new Browser(), authorize ?? ''));
+    expect(idpPage.ms).toBeLessThan(FAST_MS);
+    expect(idpPage.value.status).toBe(503);
+    expect(idpPage.value.headers.get('cache-control')).toBe('no-store');
+    const idpReference = idpPage.value.headers.get('x-request-id') ?? '';
+    const idpText = pageText(idpPage.value.body);
+    expect(idpText).toContain('The sign-in service is briefly unavailable');
+    expect(idpText).toContain(`Reference: ${idpReference}`);
+    expect(idpPage.value.body).not.toMatch(/\bat .*\.js:\d+/);
+    await eventually('the IdP failure is logged', () =>
+      Promise.resolve(app.logs().some((l) => l.correlationId === idpReference && l.level === 50)),
+    );
+    expect(app.logs().filter((l) => l.correlationId === idpReference && l.level === 50)).toEqual([
+      expect.objectContaining({
+        context: 'EmbeddedIdp',
+        msg: expect.stringMatching(
+          /^embedded IdP request failed: the embedded IdP state store \(redis\) /,
+        ),
+      }),
+    ]);
 
     // Redis comes back where it was.
     redis = await startRedis({ port: redis.port });

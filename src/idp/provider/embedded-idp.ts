@@ -54,11 +54,16 @@ export function keepOfflineAccess(
 export class EmbeddedIdp {
   private constructor(readonly provider: Provider) {}
 
+  /**
+   * `onServerError` hears every error oidc-provider turns into a server_error page or answer (its
+   * state store failing, a bug): the provider itself only emits them as events.
+   */
   static async create(
     config: AppConfig,
     store: SessionStore,
     accounts: AccountLookup,
     pages: EmbeddedIdpPages,
+    onServerError: (ctx: KoaContextWithOIDC, error: Error) => void = () => undefined,
   ): Promise<EmbeddedIdp> {
     const storage = new StoreOidcStorage(store);
     const keys = new SigningKeys(store);
@@ -82,6 +87,7 @@ export class EmbeddedIdp {
       keepOfflineAccess(ctx as KoaContextWithOIDC, knownClients);
       await next();
     });
+    provider.on('server_error', onServerError);
     return new EmbeddedIdp(provider);
   }
 

@@ -53,6 +53,14 @@ describe.each(backends)('%s: oidc-provider artefacts on the shared-state port', 
     expect(await device.findByUserCode('ABCD-EFGH')).toEqual({ userCode: 'ABCD-EFGH' });
   });
 
+  it('keeps the uid index of a session that changed its id when the old id is destroyed', async () => {
+    const sessions = storage.adapterFor('Session');
+    await sessions.upsert('old', { uid: 'u3', accountId: 'a' }, 60);
+    await sessions.upsert('new', { uid: 'u3', accountId: 'a' }, 60);
+    await sessions.destroy('old');
+    expect(await sessions.findByUid('u3')).toEqual({ uid: 'u3', accountId: 'a' });
+  });
+
   it('lets an artefact expire with its own lifetime', async () => {
     const interactions = storage.adapterFor('Interaction');
     await interactions.upsert('i1', { uid: 'u2' }, 1);

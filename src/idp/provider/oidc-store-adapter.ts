@@ -82,8 +82,13 @@ export class StoreOidcStorage {
       async destroy(id) {
         const record = await read(id);
         await store.delete(artefactKey(model, id));
-        if (record?.p.uid) await store.delete(uidKey(model, record.p.uid));
-        if (record?.p.userCode) await store.delete(userCodeKey(model, record.p.userCode));
+        // An index entry goes only while it still names this artefact: a session that changed its id
+        // keeps its uid, and the new id's entry must survive the old id's removal.
+        const dropIndex = async (key: string): Promise<void> => {
+          if ((await store.get(key)) === id) await store.delete(key);
+        };
+        if (record?.p.uid) await dropIndex(uidKey(model, record.p.uid));
+        if (record?.p.userCode) await dropIndex(userCodeKey(model, record.p.userCode));
         if (record?.p.grantId)
           await store.removeMember(grantKey(record.p.grantId), `${model}:${id}`);
       },

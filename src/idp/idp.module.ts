@@ -34,8 +34,8 @@ function openDatabase(config: AppConfig): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  // Issue 7 moved the provider's artefacts, flow progress and keys to the shared-state port; their
-  // old tables would only mislead whoever opens the file.
+  // Issue 7 moved the provider's artefacts, flow progress and keys to the IdP's state store
+  // (idp-state-store.ts); their old tables would only mislead whoever opens the file.
   db.exec(`DROP TABLE IF EXISTS oidc_models; DROP TABLE IF EXISTS idp_flows;
     DROP TABLE IF EXISTS idp_signing_keys; DROP TABLE IF EXISTS idp_secrets;`);
   return db;
@@ -58,7 +58,9 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
     private readonly accounts: AccountStore,
     private readonly factors: FactorStore,
     private readonly logger: AppLogger,
-  ) {}
+  ) {
+    this.logger.setContext(IdpModule.name);
+  }
 
   static forRoot(): DynamicModule {
     return {

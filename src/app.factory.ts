@@ -1,9 +1,9 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
-import type { IncomingMessage } from 'node:http';
 import * as path from 'node:path';
 import { AppModule, AppModuleOptions } from './app.module';
+import { requestBodies } from './common/request-bodies';
 import type { AppConfig } from './config/app-config';
 import { isDeveloperEnv } from './config/environment';
 import { CLIENT_DIST_DIR, LOCALES_DIR, PROJECT_ROOT } from './config/project-paths';
@@ -47,12 +47,6 @@ export const NEST_APP_OPTIONS = { bufferLogs: true, bodyParser: false } as const
 /** Request bodies: sign-in forms and JSON, small. */
 const BODY_LIMIT = '100kb';
 
-function parsedUnlessApi(mediaType: string) {
-  return (req: IncomingMessage): boolean =>
-    !(req.url ?? '').startsWith(TRPC_PATH) &&
-    (req.headers['content-type'] ?? '').toLowerCase().startsWith(mediaType);
-}
-
 /** Process-wide HTTP settings: logger, proxy trust, security headers. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.useLogger(app.get(NestLogger));
@@ -76,12 +70,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // before any body parser, which would otherwise touch req.body (STACK.md).
   if (config.idp.mode === 'embedded') app.get(EmbeddedIdp).mount(app);
   // The account API reads its own raw bodies (its inputs are hex strings, §7), so the parsers skip it.
-  app.useBodyParser('json', { limit: BODY_LIMIT, type: parsedUnlessApi('application/json') });
-  app.useBodyParser('urlencoded', {
-    limit: BODY_LIMIT,
-    extended: false,
-    type: parsedUnlessApi('application/x-www-form-urlencoded'),
-  });
+  app.use(requestBodies({ limit: BODY_LIMIT, rawPrefixes: [TRPC_PATH] }));
   app.useStaticAssets(BUNDLE_ASSETS.dir, {
     prefix: BUNDLE_ASSETS.prefix,
     maxAge: BUNDLE_ASSETS.maxAge,

@@ -88,6 +88,54 @@ async function startApp(extraEnv = {}) {
   return { url, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
+/**
+ * The platform floor (floor-server.js) for a signed-in session of the product: its cookie header and
+ * the /collection page data the product rendered for it.
+ */
+async function startFloor(cookieHeader, pageData) {
+  const jar = Object.fromEntries(
+    cookieHeader
+      .split('; ')
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-floor-'));
+  fs.writeFileSync(path.join(dir, 'page-data.json'), JSON.stringify(pageData));
+  const port = await freePort();
+  const child = fork(path.join(__dirname, 'floor-server.js'), {
+    execArgv: process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? RUNTIME.nodeFlags,
+    env: {
+      PATH: process.env.PATH,
+      ...RUNTIME.env,
+      PORT: String(port),
+      FLOOR_DB: path.join(dir, 'floor.sqlite'),
+      FLOOR_SESSION_ID: jar.sessionId,
+      FLOOR_ACCESS_TOKEN: jar.accessToken,
+      FLOOR_REFRESH_TOKEN: jar.refreshToken,
+      FLOOR_PAGE_DATA: path.join(dir, 'page-data.json'),
+    },
+    stdio: 'ignore',
+  });
+  await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`floor server exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
+    stop: () => {
+      child.kill('SIGTERM');
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The ShellData a rendered shell page carries for hydration (views/Document.tsx, id page-data). */
+function pageDataOf(html) {
+  const m = /<script id="page-data" type="application\/json"[^>]*>([\s\S]*?)<\/script>/.exec(html);
+  if (!m) throw new Error('no page data in the rendered page');
+  return JSON.parse(m[1]);
+}
+
 /** CPU time (user + system) a process has used, in microseconds; undefined where /proc is missing. */
 function cpuMicros(pid) {
   try {
@@ -115,4 +163,15 @@ async function run({ pid, ...opts }) {
   return result;
 }
 
-module.exports = { CONNECTIONS, DEMO_PASSWORD, ROOT, freePort, run, startApp, startHello, waitFor };
+module.exports = {
+  CONNECTIONS,
+  DEMO_PASSWORD,
+  ROOT,
+  freePort,
+  pageDataOf,
+  run,
+  startApp,
+  startFloor,
+  startHello,
+  waitFor,
+};

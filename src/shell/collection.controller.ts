@@ -1,7 +1,7 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ShellRenderer } from '../render/shell-renderer';
-import { ShellAccessCheck } from './shell-access';
+import { ShellAccessCheck, signedInPageOptions } from './shell-access';
 
 /**
  * §2 /collection, the default landing after sign-in: the signed-in collector's account summary; a
@@ -16,17 +16,12 @@ export class CollectionController {
 
   @Get('collection')
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const access = await this.access.check(req);
-    res.set({ 'Cache-Control': 'no-store' });
-    if (!access.allowed) {
-      res.redirect(302, access.signinUrl);
-      return;
-    }
+    const admission = await this.access.admit(req, res);
+    if (!admission) return;
     this.shell.render(req, res, {
       page: 'collection',
       titleKey: 'collection.title',
-      account: access.state,
-      ...(access.referrerBrand ? { referrerBrand: access.referrerBrand } : {}),
+      ...signedInPageOptions(admission),
     });
   }
 }

@@ -7,7 +7,7 @@ import { localeOfRequest } from '../locale/request-locale';
 import { ShellRenderer } from '../render/shell-renderer';
 import { listSessions } from '../session/session-list';
 import { Sessions } from '../session/sessions';
-import { ShellAccessCheck } from './shell-access';
+import { ShellAccessCheck, signedInPageOptions } from './shell-access';
 
 /** Dates as the page shows them: in the collector's language, in UTC (the server has no time zone of theirs). */
 function formatDate(iso: string, locale: Locale): string {
@@ -33,16 +33,12 @@ export class SessionsController {
 
   @Get('account/sessions')
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const access = await this.access.check(req);
-    res.set({ 'Cache-Control': 'no-store' });
-    if (!access.allowed) {
-      res.redirect(302, access.signinUrl);
-      return;
-    }
+    const admission = await this.access.admit(req, res);
+    if (!admission) return;
     const locale = localeOfRequest(req);
     const rows: SessionRow[] = listSessions(
-      await this.sessions.listForSubject(access.record.sub),
-      this.sessions.handle(access.sessionId),
+      await this.sessions.listForSubject(admission.record.sub),
+      this.sessions.handle(admission.sessionId),
     ).map((s) => ({
       ...s,
       brandName: BRAND_DEFINITIONS[s.brand].companyName,
@@ -52,8 +48,7 @@ export class SessionsController {
     this.shell.render(req, res, {
       page: 'sessions',
       titleKey: 'sessions.title',
-      account: access.state,
-      ...(access.referrerBrand ? { referrerBrand: access.referrerBrand } : {}),
+      ...signedInPageOptions(admission),
       props: { sessions: rows },
     });
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { SigninService } from '../auth/signin.service';
 import type { Brand } from '../brand/brand';
 import { brandFromReferrer } from '../brand/brand-from-referrer';
@@ -9,15 +9,26 @@ import type { SessionRecord } from '../session/sessions';
 import { accountStatus } from './account-status';
 import { AuthUserState, shellGuard, shellSigninUrl } from './shell-guard';
 
-export type ShellAccess =
-  | { readonly allowed: false; readonly signinUrl: string }
-  | {
-      readonly allowed: true;
-      readonly sessionId: string;
-      readonly record: SessionRecord;
-      readonly state: AuthUserState;
-      readonly referrerBrand?: Brand;
-    };
+export interface ShellAdmission {
+  readonly allowed: true;
+  readonly sessionId: string;
+  readonly record: SessionRecord;
+  readonly state: AuthUserState;
+  readonly referrerBrand?: Brand;
+}
+
+export type ShellAccess = { readonly allowed: false; readonly signinUrl: string } | ShellAdmission;
+
+/** What a guarded page renders with from its admission: the account state and the referring brand. */
+export function signedInPageOptions(admission: ShellAdmission): {
+  readonly account: AuthUserState;
+  readonly referrerBrand?: Brand;
+} {
+  return {
+    account: admission.state,
+    ...(admission.referrerBrand ? { referrerBrand: admission.referrerBrand } : {}),
+  };
+}
 
 /**
  * §2 on the server, for every guarded shell page: the live session and its account state, or the
@@ -32,7 +43,20 @@ export class ShellAccessCheck {
     private readonly cookies: ResponseCookies,
   ) {}
 
-  async check(req: Request): Promise<ShellAccess> {
+  /**
+   * The door of every guarded page: marks the answer no-store (it is personal either way) and, when
+   * the collector may not see the page, answers with the redirect to /signin; the page renders only
+   * when this returns an admission.
+   */
+  async admit(req: Request, res: Response): Promise<ShellAdmission | undefined> {
+    const access = await this.check(req);
+    res.set({ 'Cache-Control': 'no-store' });
+    if (access.allowed) return access;
+    res.redirect(302, access.signinUrl);
+    return undefined;
+  }
+
+  private async check(req: Request): Promise<ShellAccess> {
     const jar = this.cookies.read(req);
     const record = await this.signin.liveSession(jar.sessionId);
     const state = accountStatus(record);

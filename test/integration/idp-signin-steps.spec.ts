@@ -92,47 +92,55 @@ async function signIn(idp: SigninDriver, email: string, password = DEMO_PASSWORD
   return idp.done(browser, page, { password });
 }
 
+/**
+ * The app and its sign-in driver for one describe block: started before its tests ('all') or before
+ * each test ('each'), closed after. A test that restarts the app assigns the new one to `app.t`.
+ */
+function useIdpApp(scope: 'all' | 'each'): { t: TestApp; idp: SigninDriver } {
+  const app = {} as { t: TestApp; idp: SigninDriver };
+  const [before, after] = scope === 'all' ? [beforeAll, afterAll] : [beforeEach, afterEach];
+  before(async () => {
+    app.t = await startTestApp();
+    app.idp = await SigninDriver.for(app.t);
+  }, 30_000);
+  after(async () => {
+    await app.t.close();
+  });
+  return app;
+}
+
 describe('embedded IdP sign-in steps over HTTP', () => {
   describe('on one app (each test uses its own demo user)', () => {
-    let t: TestApp;
-    let idp: SigninDriver;
-
-    beforeAll(async () => {
-      t = await startTestApp();
-      idp = await SigninDriver.for(t);
-    }, 30_000);
-    afterAll(async () => {
-      await t.close();
-    });
+    const app = useIdpApp('all');
 
     it(
       'plain sign-in: accessible, uncached pages and a code at the redirect_uri',
       async () => {
         const browser = new Browser();
-        const { start, page } = await idp.begin(browser);
+        const { start, page } = await app.idp.begin(browser);
         expectUsablePage(page);
         expect(page.body).toMatch(/<html lang="en-US"/);
         expect(stepTitle(page)).toBe(title('EmailCheck'));
         expect(page.body).toContain('<label for="field-email"');
 
-        const passwordPage = await idp.next(browser, page, { email: 'Collector@Example.com ' });
+        const passwordPage = await app.idp.next(browser, page, { email: 'Collector@Example.com ' });
         expectUsablePage(passwordPage);
         expect(stepTitle(passwordPage)).toBe(title('EnterPassword'));
         expect(passwordPage.body).toMatch(/autocomplete="current-password"/i);
 
         // An error page is accessible too, with the summary announced.
-        const empty = await idp.step(browser, passwordPage, { password: '' });
-        await expectRefused(idp, browser, empty.page, {
+        const empty = await app.idp.step(browser, passwordPage, { password: '' });
+        await expectRefused(app.idp, browser, empty.page, {
           status: 400,
           step: 'EnterPassword',
           message: error('required'),
         });
         expect(empty.page.body).toContain('aria-invalid="true"');
 
-        const callback = await idp.done(browser, passwordPage, { password: DEMO_PASSWORD });
-        expect(callback.origin + callback.pathname).toBe(idp.redirectUri);
+        const callback = await app.idp.done(browser, passwordPage, { password: DEMO_PASSWORD });
+        expect(callback.origin + callback.pathname).toBe(app.idp.redirectUri);
         expect(callback.searchParams.get('state')).toBe(start.state);
-        const claims = await idp.claims(start, callback);
+        const claims = await app.idp.claims(start, callback);
         expect(claims).toMatchObject({ isMigrating: false, setupMfa: false, showSurvey: false });
       },
       LONG,
@@ -142,23 +150,25 @@ describe('embedded IdP sign-in steps over HTTP', () => {
       'BACK returns to the step before, and the steps after it work again',
       async () => {
         const browser = new Browser();
-        const { page } = await toPasswordStep(idp, browser, 'collector@example.com');
-        const forgot = await idp.next(browser, page, {}, 'forgot');
+        const { page } = await toPasswordStep(app.idp, browser, 'collector@example.com');
+        const forgot = await app.idp.next(browser, page, {}, 'forgot');
         expect(stepTitle(forgot)).toBe(title('ForgotPassword'));
-        const passwordAgain = await idp.next(browser, forgot, {}, 'back');
+        const passwordAgain = await app.idp.next(browser, forgot, {}, 'back');
         expect(stepTitle(passwordAgain)).toBe(title('EnterPassword'));
-        const emailAgain = await idp.next(browser, passwordAgain, {}, 'back');
+        const emailAgain = await app.idp.next(browser, passwordAgain, {}, 'back');
         expect(stepTitle(emailAgain)).toBe(title('EmailCheck'));
         expect(emailAgain.body).toContain('value="collector@example.com"');
 
-        const create = await idp.next(browser, emailAgain, {
+        const create = await app.idp.next(browser, emailAgain, {
           email: `new-${randomUUID()}@example.com`,
         });
         expect(stepTitle(create)).toBe(title('CreateAccount'));
-        const emailThird = await idp.next(browser, create, {}, 'back');
+        const emailThird = await app.idp.next(browser, create, {}, 'back');
         expect(stepTitle(emailThird)).toBe(title('EmailCheck'));
-        const password = await idp.next(browser, emailThird, { email: 'collector@example.com' });
-        await idp.done(browser, password, { password: DEMO_PASSWORD });
+        const password = await app.idp.next(browser, emailThird, {
+          email: 'collector@example.com',
+        });
+        await app.idp.done(browser, password, { password: DEMO_PASSWORD });
       },
       LONG,
     );
@@ -167,8 +177,8 @@ describe('embedded IdP sign-in steps over HTTP', () => {
       'the pre-locked demo user lands on LockedOut even with the right password',
       async () => {
         const browser = new Browser();
-        const { page } = await toPasswordStep(idp, browser, 'locked@example.com');
-        const locked = await idp.next(browser, page, { password: DEMO_PASSWORD });
+        const { page } = await toPasswordStep(app.idp, browser, 'locked@example.com');
+        const locked = await app.idp.next(browser, page, { password: DEMO_PASSWORD });
         expectUsablePage(locked);
         expect(stepTitle(locked)).toBe(title('LockedOut'));
         expect(textOf(locked.body)).toContain(signinText('en-US', 'steps.LockedOut.intro'));
@@ -181,27 +191,27 @@ describe('embedded IdP sign-in steps over HTTP', () => {
       'an expired password must be replaced, not reused',
       async () => {
         const browser = new Browser();
-        const { page } = await toPasswordStep(idp, browser, 'expired@example.com');
-        const update = await idp.next(browser, page, { password: DEMO_PASSWORD });
+        const { page } = await toPasswordStep(app.idp, browser, 'expired@example.com');
+        const update = await app.idp.next(browser, page, { password: DEMO_PASSWORD });
         expectUsablePage(update);
         expect(stepTitle(update)).toBe(title('UpdateExpiredPassword'));
 
-        const reused = await idp.step(browser, update, { newPassword: DEMO_PASSWORD });
-        await expectRefused(idp, browser, reused.page, {
+        const reused = await app.idp.step(browser, update, { newPassword: DEMO_PASSWORD });
+        await expectRefused(app.idp, browser, reused.page, {
           status: 400,
           step: 'UpdateExpiredPassword',
           message: error('passwordReused'),
         });
-        const weak = await idp.step(browser, update, { newPassword: 'short' });
-        await expectRefused(idp, browser, weak.page, {
+        const weak = await app.idp.step(browser, update, { newPassword: 'short' });
+        await expectRefused(app.idp, browser, weak.page, {
           status: 400,
           step: 'UpdateExpiredPassword',
           message: signinText('en-US', 'passwordRules.minLength'),
         });
 
-        await idp.done(browser, update, { newPassword: NEW_PASSWORD });
+        await app.idp.done(browser, update, { newPassword: NEW_PASSWORD });
         // The new password is the password now, and it is no longer expired.
-        await signIn(idp, 'expired@example.com', NEW_PASSWORD);
+        await signIn(app.idp, 'expired@example.com', NEW_PASSWORD);
       },
       LONG,
     );
@@ -210,24 +220,24 @@ describe('embedded IdP sign-in steps over HTTP', () => {
       'the survey must be answered with one of its options',
       async () => {
         const browser = new Browser();
-        const { page } = await toPasswordStep(idp, browser, 'survey@example.com');
-        const survey = await idp.next(browser, page, { password: DEMO_PASSWORD });
+        const { page } = await toPasswordStep(app.idp, browser, 'survey@example.com');
+        const survey = await app.idp.next(browser, page, { password: DEMO_PASSWORD });
         expectUsablePage(survey);
         expect(stepTitle(survey)).toBe(title('Survey'));
 
-        const none = await idp.step(browser, survey, {});
-        await expectRefused(idp, browser, none.page, {
+        const none = await app.idp.step(browser, survey, {});
+        await expectRefused(app.idp, browser, none.page, {
           status: 400,
           step: 'Survey',
           message: error('chooseOption'),
         });
-        const bogus = await idp.step(browser, survey, { interest: 'stamps' });
-        await expectRefused(idp, browser, bogus.page, {
+        const bogus = await app.idp.step(browser, survey, { interest: 'stamps' });
+        await expectRefused(app.idp, browser, bogus.page, {
           status: 400,
           step: 'Survey',
           message: error('chooseOption'),
         });
-        await idp.done(browser, survey, { interest: 'coins' });
+        await app.idp.done(browser, survey, { interest: 'coins' });
       },
       LONG,
     );
@@ -236,9 +246,9 @@ describe('embedded IdP sign-in steps over HTTP', () => {
       'a migrating account signs in and its ID token says so',
       async () => {
         const browser = new Browser();
-        const { start, page } = await toPasswordStep(idp, browser, 'migrating@example.com');
-        const callback = await idp.done(browser, page, { password: DEMO_PASSWORD });
-        expect(await idp.claims(start, callback)).toMatchObject({ isMigrating: true });
+        const { start, page } = await toPasswordStep(app.idp, browser, 'migrating@example.com');
+        const callback = await app.idp.done(browser, page, { password: DEMO_PASSWORD });
+        expect(await app.idp.claims(start, callback)).toMatchObject({ isMigrating: true });
       },
       LONG,
     );
@@ -247,28 +257,28 @@ describe('embedded IdP sign-in steps over HTTP', () => {
       'ui_locales=ja-JP shows the steps in Japanese',
       async () => {
         const browser = new Browser();
-        const { page } = await idp.begin(browser, { ui_locales: 'ja-JP' });
+        const { page } = await app.idp.begin(browser, { ui_locales: 'ja-JP' });
         expectUsablePage(page);
         expect(page.body).toMatch(/<html lang="ja-JP"/);
         expect(stepTitle(page)).toBe(title('EmailCheck', 'ja-JP'));
         expect(stepTitle(page)).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);
-        const passwordPage = await idp.next(browser, page, { email: 'japan@example.com' });
+        const passwordPage = await app.idp.next(browser, page, { email: 'japan@example.com' });
         expect(passwordPage.body).toMatch(/<html lang="ja-JP"/);
         expect(stepTitle(passwordPage)).toBe(title('EnterPassword', 'ja-JP'));
-        const empty = await idp.step(browser, passwordPage, { password: '' });
-        await expectRefused(idp, browser, empty.page, {
+        const empty = await app.idp.step(browser, passwordPage, { password: '' });
+        await expectRefused(app.idp, browser, empty.page, {
           status: 400,
           step: 'EnterPassword',
           locale: 'ja-JP',
           message: error('required', 'ja-JP'),
         });
-        await idp.done(browser, passwordPage, { password: DEMO_PASSWORD });
+        await app.idp.done(browser, passwordPage, { password: DEMO_PASSWORD });
       },
       LONG,
     );
 
     it('the outbox page answers HTML to a loopback request', async () => {
-      const res = await fetch(`${t.url}/idp/outbox`);
+      const res = await fetch(`${app.t.url}/idp/outbox`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(res.headers.get('cache-control')).toContain('no-store');
@@ -282,33 +292,33 @@ describe('embedded IdP sign-in steps over HTTP', () => {
         'on EmailCheck: empty, oversize, repeated, no or wrong csrf, a foreign action',
         async () => {
           const browser = new Browser();
-          const { page } = await idp.begin(browser);
+          const { page } = await app.idp.begin(browser);
           const url = formActionOf(page);
           const csrf = csrfOf(page);
           const refused = (res: BrowserResponse, status: number, message: string) =>
-            expectRefused(idp, browser, res, { status, step: 'EmailCheck', message });
+            expectRefused(app.idp, browser, res, { status, step: 'EmailCheck', message });
 
           await refused(
-            (await idp.step(browser, page, { email: '' })).page,
+            (await app.idp.step(browser, page, { email: '' })).page,
             400,
             error('required'),
           );
           await refused(
-            (await idp.step(browser, page, { email: '   ' })).page,
+            (await app.idp.step(browser, page, { email: '   ' })).page,
             400,
             error('required'),
           );
           await refused(
-            (await idp.step(browser, page, { email: `${'a'.repeat(288)}@example.com` })).page,
+            (await app.idp.step(browser, page, { email: `${'a'.repeat(288)}@example.com` })).page,
             400,
             error('tooLong'),
           );
           await refused(
-            (await idp.step(browser, page, { email: 'not an email' })).page,
+            (await app.idp.step(browser, page, { email: 'not an email' })).page,
             400,
             error('invalidEmail'),
           );
-          const repeated = await idp.postBody(
+          const repeated = await app.idp.postBody(
             browser,
             url,
             new URLSearchParams([
@@ -319,7 +329,7 @@ describe('embedded IdP sign-in steps over HTTP', () => {
             ]).toString(),
           );
           await refused(repeated.page, 400, error('required'));
-          const nested = await idp.postBody(
+          const nested = await app.idp.postBody(
             browser,
             url,
             `csrf=${encodeURIComponent(csrf)}&email[x]=collector@example.com&action=submit`,
@@ -327,18 +337,18 @@ describe('embedded IdP sign-in steps over HTTP', () => {
           await refused(nested.page, 400, error('required'));
 
           // Without the token (or with another one), even a valid email moves nothing.
-          const noCsrf = await idp.post(browser, url, {
+          const noCsrf = await app.idp.post(browser, url, {
             email: 'collector@example.com',
             action: 'submit',
           });
           await refused(noCsrf.page, 403, error('csrf'));
-          const wrongCsrf = await idp.post(browser, url, {
+          const wrongCsrf = await app.idp.post(browser, url, {
             csrf: `${csrf.slice(0, -2)}xx`,
             email: 'collector@example.com',
             action: 'submit',
           });
           await refused(wrongCsrf.page, 403, error('csrf'));
-          const twoCsrf = await idp.postBody(
+          const twoCsrf = await app.idp.postBody(
             browser,
             url,
             `csrf=${encodeURIComponent(csrf)}&csrf=${encodeURIComponent(csrf)}&email=collector@example.com&action=submit`,
@@ -347,12 +357,19 @@ describe('embedded IdP sign-in steps over HTTP', () => {
 
           // Actions the step does not offer.
           for (const action of ['back', 'forgot', 'resend', 'skip', 'unlock', 'frobnicate']) {
-            const res = await idp.step(browser, page, { email: 'collector@example.com' }, action);
+            const res = await app.idp.step(
+              browser,
+              page,
+              { email: 'collector@example.com' },
+              action,
+            );
             await refused(res.page, 400, error('notAllowed'));
           }
 
           // The form still works afterwards.
-          const passwordPage = await idp.next(browser, page, { email: 'collector@example.com' });
+          const passwordPage = await app.idp.next(browser, page, {
+            email: 'collector@example.com',
+          });
           expect(stepTitle(passwordPage)).toBe(title('EnterPassword'));
         },
         LONG,
@@ -362,22 +379,22 @@ describe('embedded IdP sign-in steps over HTTP', () => {
         'on EnterPassword: empty, oversize and repeated passwords are not attempts',
         async () => {
           const browser = new Browser();
-          const { page } = await toPasswordStep(idp, browser, 'collector@example.com');
+          const { page } = await toPasswordStep(app.idp, browser, 'collector@example.com');
           const url = formActionOf(page);
           const refused = (res: BrowserResponse, status: number, message: string) =>
-            expectRefused(idp, browser, res, { status, step: 'EnterPassword', message });
+            expectRefused(app.idp, browser, res, { status, step: 'EnterPassword', message });
 
           await refused(
-            (await idp.step(browser, page, { password: '' })).page,
+            (await app.idp.step(browser, page, { password: '' })).page,
             400,
             error('required'),
           );
           await refused(
-            (await idp.step(browser, page, { password: 'P!1a'.repeat(2560) })).page,
+            (await app.idp.step(browser, page, { password: 'P!1a'.repeat(2560) })).page,
             400,
             error('tooLong'),
           );
-          const repeated = await idp.postBody(
+          const repeated = await app.idp.postBody(
             browser,
             url,
             new URLSearchParams([
@@ -388,33 +405,33 @@ describe('embedded IdP sign-in steps over HTTP', () => {
             ]).toString(),
           );
           await refused(repeated.page, 400, error('required'));
-          const noCsrf = await idp.post(browser, url, {
+          const noCsrf = await app.idp.post(browser, url, {
             password: DEMO_PASSWORD,
             action: 'submit',
           });
           await refused(noCsrf.page, 403, error('csrf'));
           for (const action of ['resend', 'skip', 'unlock']) {
-            const res = await idp.step(browser, page, { password: DEMO_PASSWORD }, action);
+            const res = await app.idp.step(browser, page, { password: DEMO_PASSWORD }, action);
             await refused(res.page, 400, error('notAllowed'));
           }
 
           // None of those counted as a wrong password: the first real one leaves 4 attempts.
-          const wrong = await idp.step(browser, page, { password: 'Not-the-passw0rd' });
+          const wrong = await app.idp.step(browser, page, { password: 'Not-the-passw0rd' });
           await refused(wrong.page, 400, error('wrongPassword', 'en-US', { attemptsLeft: 4 }));
-          await idp.done(browser, page, { password: DEMO_PASSWORD });
+          await app.idp.done(browser, page, { password: DEMO_PASSWORD });
         },
         LONG,
       );
 
       it('a post to an unknown interaction answers a clear page (400)', async () => {
         const browser = new Browser();
-        await idp.begin(browser);
+        await app.idp.begin(browser);
         for (const res of [
-          await browser.post(`${t.url}/idp/signin/no-such-interaction`, {
+          await browser.post(`${app.t.url}/idp/signin/no-such-interaction`, {
             csrf: 'x',
             email: 'collector@example.com',
           }),
-          await browser.get(`${t.url}/idp/signin/no-such-interaction`),
+          await browser.get(`${app.t.url}/idp/signin/no-such-interaction`),
         ]) {
           expectUsablePage(res, 400);
           expect(errorSummary(res)).toBe(error('interactionExpired'));
@@ -423,14 +440,14 @@ describe('embedded IdP sign-in steps over HTTP', () => {
 
       it('a post to an expired interaction answers a clear page (400) and moves nothing', async () => {
         const browser = new Browser();
-        const { page } = await idp.begin(browser);
+        const { page } = await app.idp.begin(browser);
         const uid = interactionUid(page);
         // Time passes: the interaction (30 min) and its flow record run out of the store.
-        const store = t.app.get<SessionStore>(IDP_STATE_STORE);
+        const store = app.t.app.get<SessionStore>(IDP_STATE_STORE);
         await store.delete(artefactKey('Interaction', uid));
         await store.delete(flowKey(uid));
 
-        const res = await idp.step(browser, page, { email: 'collector@example.com' });
+        const res = await app.idp.step(browser, page, { email: 'collector@example.com' });
         expectUsablePage(res.page, 400);
         expect(errorSummary(res.page)).toBe(error('interactionExpired'));
         const again = await browser.get(page.url);
@@ -442,9 +459,9 @@ describe('embedded IdP sign-in steps over HTTP', () => {
         'a form re-posted after the sign-in finished answers the expired page',
         async () => {
           const browser = new Browser();
-          const { page } = await toPasswordStep(idp, browser, 'collector@example.com');
-          await idp.done(browser, page, { password: DEMO_PASSWORD });
-          const replay = await idp.step(browser, page, { password: DEMO_PASSWORD });
+          const { page } = await toPasswordStep(app.idp, browser, 'collector@example.com');
+          await app.idp.done(browser, page, { password: DEMO_PASSWORD });
+          const replay = await app.idp.step(browser, page, { password: DEMO_PASSWORD });
           expect(replay.callback).toBeUndefined();
           expectUsablePage(replay.page, 400);
           expect(errorSummary(replay.page)).toBe(error('interactionExpired'));
@@ -455,26 +472,17 @@ describe('embedded IdP sign-in steps over HTTP', () => {
   });
 
   describe('wrong passwords, lockout and unlock', () => {
-    let t: TestApp;
-    let idp: SigninDriver;
-
-    beforeAll(async () => {
-      t = await startTestApp();
-      idp = await SigninDriver.for(t);
-    }, 30_000);
-    afterAll(async () => {
-      await t.close();
-    });
+    const app = useIdpApp('all');
 
     it(
       '5 wrong passwords lock the account, the lock survives a restart, an emailed code unlocks it',
       async () => {
         const email = 'collector@example.com';
         const browser = new Browser();
-        const { page } = await toPasswordStep(idp, browser, email);
+        const { page } = await toPasswordStep(app.idp, browser, email);
 
-        const first = await idp.step(browser, page, { password: 'Wrong-passw0rd!' });
-        await expectRefused(idp, browser, first.page, {
+        const first = await app.idp.step(browser, page, { password: 'Wrong-passw0rd!' });
+        await expectRefused(app.idp, browser, first.page, {
           status: 400,
           step: 'EnterPassword',
           message: error('wrongPassword', 'en-US', { attemptsLeft: 4 }),
@@ -486,76 +494,67 @@ describe('embedded IdP sign-in steps over HTTP', () => {
         expect(french.body).toMatch(/<html lang="fr-CA"/);
         expect(stepTitle(french)).toBe(title('EnterPassword', 'fr-CA'));
         for (const attemptsLeft of [3, 2, 1]) {
-          const wrong = await idp.step(browser, french, {
+          const wrong = await app.idp.step(browser, french, {
             password: `Wrong-passw0rd!${attemptsLeft}`,
           });
-          await expectRefused(idp, browser, wrong.page, {
+          await expectRefused(app.idp, browser, wrong.page, {
             status: 400,
             step: 'EnterPassword',
             locale: 'fr-CA',
             message: error('wrongPassword', 'fr-CA', { attemptsLeft }),
           });
         }
-        const locked = await idp.next(browser, page, { password: 'Wrong-passw0rd!0' });
+        const locked = await app.idp.next(browser, page, { password: 'Wrong-passw0rd!0' });
         expectUsablePage(locked);
         expect(stepTitle(locked)).toBe(title('LockedOut'));
-        expect(stepTitle(await idp.current(browser, locked))).toBe(title('LockedOut'));
+        expect(stepTitle(await app.idp.current(browser, locked))).toBe(title('LockedOut'));
 
         // Restart on the same data: the lock is a column, not memory.
-        const port = new URL(t.url).port;
-        const dataDir = t.config.dataDir;
-        await t.close();
-        t = await startTestApp({ PORT: port, DATA_DIR: dataDir });
-        idp = await SigninDriver.for(t);
+        const port = new URL(app.t.url).port;
+        const dataDir = app.t.config.dataDir;
+        await app.t.close();
+        app.t = await startTestApp({ PORT: port, DATA_DIR: dataDir });
+        app.idp = await SigninDriver.for(app.t);
 
         const after = new Browser();
-        const { page: passwordPage } = await toPasswordStep(idp, after, email);
-        const stillLocked = await idp.next(after, passwordPage, { password: DEMO_PASSWORD });
+        const { page: passwordPage } = await toPasswordStep(app.idp, after, email);
+        const stillLocked = await app.idp.next(after, passwordPage, { password: DEMO_PASSWORD });
         expect(stepTitle(stillLocked)).toBe(title('LockedOut'));
 
-        const unlock = await idp.next(after, stillLocked, {}, 'unlock');
+        const unlock = await app.idp.next(after, stillLocked, {}, 'unlock');
         expectUsablePage(unlock);
         expect(stepTitle(unlock)).toBe(title('UnlockAccount'));
-        const verify = await idp.next(after, unlock, { email });
+        const verify = await app.idp.next(after, unlock, { email });
         expect(stepTitle(verify)).toBe(title('VerifyUnlockCode'));
         expect(noticeText(verify)).toBe(
           signinText('en-US', 'notices.codeSent', { destination: email }),
         );
-        const code = await idp.codeFromOutbox(email, 'unlock-account');
-        const bad = await idp.step(after, verify, { code: wrongCode(code) });
-        await expectRefused(idp, after, bad.page, {
+        const code = await app.idp.codeFromOutbox(email, 'unlock-account');
+        const bad = await app.idp.step(after, verify, { code: wrongCode(code) });
+        await expectRefused(app.idp, after, bad.page, {
           status: 400,
           step: 'VerifyUnlockCode',
           message: error('codeInvalid'),
         });
-        const unlocked = await idp.next(after, verify, { code });
+        const unlocked = await app.idp.next(after, verify, { code });
         expect(stepTitle(unlocked)).toBe(title('EnterPassword'));
         expect(noticeText(unlocked)).toBe(signinText('en-US', 'notices.unlocked'));
         // The notice is shown once.
-        expect(noticeText(await idp.current(after, unlocked))).toBeUndefined();
-        await idp.done(after, unlocked, { password: DEMO_PASSWORD });
+        expect(noticeText(await app.idp.current(after, unlocked))).toBeUndefined();
+        await app.idp.done(after, unlocked, { password: DEMO_PASSWORD });
       },
       LONG,
     );
   });
 
   describe('registration', () => {
-    let t: TestApp;
-    let idp: SigninDriver;
-
-    beforeAll(async () => {
-      t = await startTestApp();
-      idp = await SigninDriver.for(t);
-    }, 30_000);
-    afterAll(async () => {
-      await t.close();
-    });
+    const app = useIdpApp('all');
 
     const newEmail = () => `new-${randomUUID()}@example.com`;
 
     async function toCreateAccount(browser: Browser, email: string, extra = {}) {
-      const { start, page } = await idp.begin(browser, extra);
-      const create = await idp.next(browser, page, { email });
+      const { start, page } = await app.idp.begin(browser, extra);
+      const create = await app.idp.next(browser, page, { email });
       return { start, page: create };
     }
 
@@ -573,12 +572,12 @@ describe('embedded IdP sign-in steps over HTTP', () => {
 
         // A weak password: every rule it misses is listed, and only those.
         const account = { givenName: 'Ada', familyName: 'Lovelace' };
-        const weak = await idp.step(browser, create, {
+        const weak = await app.idp.step(browser, create, {
           ...account,
           newPassword: 'abc',
           acceptTerms: 'true',
         });
-        await expectRefused(idp, browser, weak.page, {
+        await expectRefused(app.idp, browser, weak.page, {
           status: 400,
           step: 'CreateAccount',
           message: signinText('en-US', 'passwordRules.minLength'),
@@ -591,21 +590,24 @@ describe('embedded IdP sign-in steps over HTTP', () => {
         expect(weak.page.body).toContain('value="Ada"');
         expect(weak.page.body).not.toContain('value="abc"');
 
-        const noTerms = await idp.step(browser, create, { ...account, newPassword: NEW_PASSWORD });
-        await expectRefused(idp, browser, noTerms.page, {
+        const noTerms = await app.idp.step(browser, create, {
+          ...account,
+          newPassword: NEW_PASSWORD,
+        });
+        await expectRefused(app.idp, browser, noTerms.page, {
           status: 400,
           step: 'CreateAccount',
           message: error('termsRequired'),
         });
-        const empty = await idp.step(browser, create, { acceptTerms: 'true' });
-        await expectRefused(idp, browser, empty.page, {
+        const empty = await app.idp.step(browser, create, { acceptTerms: 'true' });
+        await expectRefused(app.idp, browser, empty.page, {
           status: 400,
           step: 'CreateAccount',
           message: error('required'),
         });
-        expect(await idp.outbox(email)).toEqual([]);
+        expect(await app.idp.outbox(email)).toEqual([]);
 
-        const verify = await idp.next(browser, create, {
+        const verify = await app.idp.next(browser, create, {
           ...account,
           newPassword: NEW_PASSWORD,
           acceptTerms: 'true',
@@ -616,36 +618,36 @@ describe('embedded IdP sign-in steps over HTTP', () => {
           signinText('en-US', 'notices.codeSent', { destination: email }),
         );
         expect(verify.body).toMatch(/autocomplete="one-time-code"/i);
-        const code = await idp.codeFromOutbox(email, 'verify-email');
+        const code = await app.idp.codeFromOutbox(email, 'verify-email');
 
         const verifyForm = { csrf: csrfOf(verify), code, action: 'submit' };
-        const welcome = await idp.next(browser, verify, { code });
+        const welcome = await app.idp.next(browser, verify, { code });
         expectUsablePage(welcome);
         expect(stepTitle(welcome)).toBe(title('WelcomeCollectors'));
 
         // The same code posted again (a double submit, a replay) is refused and moves nothing.
         // (Each step has its own csrf token, so the form of a step already left is stale.)
-        const replayed = await idp.post(browser, formActionOf(verify), verifyForm);
-        await expectRefused(idp, browser, replayed.page, {
+        const replayed = await app.idp.post(browser, formActionOf(verify), verifyForm);
+        await expectRefused(app.idp, browser, replayed.page, {
           status: 403,
           step: 'WelcomeCollectors',
           message: error('csrf'),
         });
 
-        const name = await idp.next(browser, welcome, {});
+        const name = await app.idp.next(browser, welcome, {});
         expectUsablePage(name);
         expect(stepTitle(name)).toBe(title('EnterNameInfo'));
-        const noName = await idp.step(browser, name, { givenName: 'Grace', familyName: ' ' });
-        await expectRefused(idp, browser, noName.page, {
+        const noName = await app.idp.step(browser, name, { givenName: 'Grace', familyName: ' ' });
+        await expectRefused(app.idp, browser, noName.page, {
           status: 400,
           step: 'EnterNameInfo',
           message: error('required'),
         });
-        const callback = await idp.done(browser, name, {
+        const callback = await app.idp.done(browser, name, {
           givenName: 'Grace',
           familyName: 'Hopper',
         });
-        expect(await idp.claims(start, callback)).toMatchObject({
+        expect(await app.idp.claims(start, callback)).toMatchObject({
           email,
           email_verified: true,
           given_name: 'Grace',
@@ -655,7 +657,7 @@ describe('embedded IdP sign-in steps over HTTP', () => {
         });
 
         // The account exists now: the same email asks for the password, which works.
-        await signIn(idp, email, NEW_PASSWORD);
+        await signIn(app.idp, email, NEW_PASSWORD);
       },
       LONG,
     );
@@ -666,43 +668,43 @@ describe('embedded IdP sign-in steps over HTTP', () => {
         const browser = new Browser();
         const email = newEmail();
         const { page: create } = await toCreateAccount(browser, email);
-        const verify = await idp.next(browser, create, {
+        const verify = await app.idp.next(browser, create, {
           givenName: 'Alan',
           familyName: 'Turing',
           newPassword: NEW_PASSWORD,
           acceptTerms: 'true',
         });
-        const code = await idp.codeFromOutbox(email, 'verify-email');
+        const code = await app.idp.codeFromOutbox(email, 'verify-email');
         const refused = (res: BrowserResponse, message: string) =>
-          expectRefused(idp, browser, res, { status: 400, step: 'VerifyEmailCode', message });
+          expectRefused(app.idp, browser, res, { status: 400, step: 'VerifyEmailCode', message });
 
         // Malformed codes are refused before they are tried.
-        await refused((await idp.step(browser, verify, { code: '' })).page, error('required'));
+        await refused((await app.idp.step(browser, verify, { code: '' })).page, error('required'));
         await refused(
-          (await idp.step(browser, verify, { code: '1234567' })).page,
+          (await app.idp.step(browser, verify, { code: '1234567' })).page,
           error('tooLong'),
         );
 
         for (let i = 0; i < 5; i++)
           await refused(
-            (await idp.step(browser, verify, { code: wrongCode(code) })).page,
+            (await app.idp.step(browser, verify, { code: wrongCode(code) })).page,
             error('codeInvalid'),
           );
         await refused(
-          (await idp.step(browser, verify, { code })).page,
+          (await app.idp.step(browser, verify, { code })).page,
           error('codeTooManyAttempts'),
         );
 
-        const resent = await idp.next(browser, verify, {}, 'resend');
+        const resent = await app.idp.next(browser, verify, {}, 'resend');
         expect(stepTitle(resent)).toBe(title('VerifyEmailCode'));
         expect(noticeText(resent)).toBe(
           signinText('en-US', 'notices.codeSent', { destination: email }),
         );
-        const fresh = await idp.codeFromOutbox(email, 'verify-email');
+        const fresh = await app.idp.codeFromOutbox(email, 'verify-email');
         // The old code died with the new one.
         if (fresh !== code)
-          await refused((await idp.step(browser, resent, { code })).page, error('codeInvalid'));
-        const welcome = await idp.next(browser, resent, { code: fresh });
+          await refused((await app.idp.step(browser, resent, { code })).page, error('codeInvalid'));
+        const welcome = await app.idp.next(browser, resent, { code: fresh });
         expect(stepTitle(welcome)).toBe(title('WelcomeCollectors'));
       },
       LONG,
@@ -722,9 +724,9 @@ describe('embedded IdP sign-in steps over HTTP', () => {
           newPassword: NEW_PASSWORD,
           acceptTerms: 'true',
         };
-        await idp.next(first, createA, form);
-        const taken = await idp.step(second, createB, form);
-        await expectRefused(idp, second, taken.page, {
+        await app.idp.next(first, createA, form);
+        const taken = await app.idp.step(second, createB, form);
+        await expectRefused(app.idp, second, taken.page, {
           status: 400,
           step: 'CreateAccount',
           message: error('emailTaken'),
@@ -750,13 +752,13 @@ describe('embedded IdP sign-in steps over HTTP', () => {
           }
           expect(create.body).toMatch(new RegExp(`<html lang="${locale}"`));
           expect(stepTitle(create)).toBe(title('CreateAccount', locale));
-          const weak = await idp.step(browser, create, {
+          const weak = await app.idp.step(browser, create, {
             givenName: 'Zoé',
             familyName: 'Tremblay',
             newPassword: 'motdepasse',
             acceptTerms: 'true',
           });
-          await expectRefused(idp, browser, weak.page, {
+          await expectRefused(app.idp, browser, weak.page, {
             status: 400,
             step: 'CreateAccount',
             locale,
@@ -776,20 +778,11 @@ describe('embedded IdP sign-in steps over HTTP', () => {
   });
 
   describe('password recovery', () => {
-    let t: TestApp;
-    let idp: SigninDriver;
-
-    beforeAll(async () => {
-      t = await startTestApp();
-      idp = await SigninDriver.for(t);
-    }, 30_000);
-    afterAll(async () => {
-      await t.close();
-    });
+    const app = useIdpApp('all');
 
     async function toForgotPassword(browser: Browser) {
-      const { page } = await toPasswordStep(idp, browser, 'collector@example.com');
-      const forgot = await idp.next(browser, page, {}, 'forgot');
+      const { page } = await toPasswordStep(app.idp, browser, 'collector@example.com');
+      const forgot = await app.idp.next(browser, page, {}, 'forgot');
       expectUsablePage(forgot);
       expect(stepTitle(forgot)).toBe(title('ForgotPassword'));
       return forgot;
@@ -801,15 +794,15 @@ describe('embedded IdP sign-in steps over HTTP', () => {
         const browser = new Browser();
         const forgot = await toForgotPassword(browser);
         const nobody = `nobody-${randomUUID()}@example.com`;
-        const unknown = await idp.next(browser, forgot, { email: nobody });
+        const unknown = await app.idp.next(browser, forgot, { email: nobody });
         expect(stepTitle(unknown)).toBe(title('VerifyRecoveryCode'));
         expect(noticeText(unknown)).toBe(
           signinText('en-US', 'notices.codeSent', { destination: nobody }),
         );
-        expect(await idp.outbox(nobody)).toEqual([]);
+        expect(await app.idp.outbox(nobody)).toEqual([]);
         // Any code is just wrong, like a wrong code for a real account.
-        const guess = await idp.step(browser, unknown, { code: '123456' });
-        await expectRefused(idp, browser, guess.page, {
+        const guess = await app.idp.step(browser, unknown, { code: '123456' });
+        await expectRefused(app.idp, browser, guess.page, {
           status: 400,
           step: 'VerifyRecoveryCode',
           message: error('codeInvalid'),
@@ -817,7 +810,7 @@ describe('embedded IdP sign-in steps over HTTP', () => {
 
         // A real account gets the same page: same title, same notice but for the address.
         const other = new Browser();
-        const knownPage = await idp.next(other, await toForgotPassword(other), {
+        const knownPage = await app.idp.next(other, await toForgotPassword(other), {
           email: 'collector@example.com',
         });
         expect(stepTitle(knownPage)).toBe(stepTitle(unknown));
@@ -835,64 +828,55 @@ describe('embedded IdP sign-in steps over HTTP', () => {
         const browser = new Browser();
         const forgot = await toForgotPassword(browser);
         expect(forgot.body).toContain(`value="${email}"`);
-        const empty = await idp.step(browser, forgot, { email: '' });
-        await expectRefused(idp, browser, empty.page, {
+        const empty = await app.idp.step(browser, forgot, { email: '' });
+        await expectRefused(app.idp, browser, empty.page, {
           status: 400,
           step: 'ForgotPassword',
           message: error('required'),
         });
 
-        const verify = await idp.next(browser, forgot, { email });
+        const verify = await app.idp.next(browser, forgot, { email });
         expect(stepTitle(verify)).toBe(title('VerifyRecoveryCode'));
-        const code = await idp.codeFromOutbox(email, 'recover-password');
-        const wrong = await idp.step(browser, verify, { code: wrongCode(code) });
-        await expectRefused(idp, browser, wrong.page, {
+        const code = await app.idp.codeFromOutbox(email, 'recover-password');
+        const wrong = await app.idp.step(browser, verify, { code: wrongCode(code) });
+        await expectRefused(app.idp, browser, wrong.page, {
           status: 400,
           step: 'VerifyRecoveryCode',
           message: error('codeInvalid'),
         });
-        const reset = await idp.next(browser, verify, { code });
+        const reset = await app.idp.next(browser, verify, { code });
         expectUsablePage(reset);
         expect(stepTitle(reset)).toBe(title('ResetPassword'));
 
-        const weak = await idp.step(browser, reset, { newPassword: 'password' });
-        await expectRefused(idp, browser, weak.page, {
+        const weak = await app.idp.step(browser, reset, { newPassword: 'password' });
+        await expectRefused(app.idp, browser, weak.page, {
           status: 400,
           step: 'ResetPassword',
           message: signinText('en-US', 'passwordRules.uppercase'),
         });
-        const signInAgain = await idp.next(browser, reset, { newPassword: NEW_PASSWORD });
+        const signInAgain = await app.idp.next(browser, reset, { newPassword: NEW_PASSWORD });
         expect(stepTitle(signInAgain)).toBe(title('EnterPassword'));
         expect(noticeText(signInAgain)).toBe(signinText('en-US', 'notices.passwordReset'));
 
-        const old = await idp.step(browser, signInAgain, { password: DEMO_PASSWORD });
-        await expectRefused(idp, browser, old.page, {
+        const old = await app.idp.step(browser, signInAgain, { password: DEMO_PASSWORD });
+        await expectRefused(app.idp, browser, old.page, {
           status: 400,
           step: 'EnterPassword',
           message: error('wrongPassword', 'en-US', { attemptsLeft: 4 }),
         });
-        await idp.done(browser, signInAgain, { password: NEW_PASSWORD });
-        await signIn(idp, email, NEW_PASSWORD);
+        await app.idp.done(browser, signInAgain, { password: NEW_PASSWORD });
+        await signIn(app.idp, email, NEW_PASSWORD);
       },
       LONG,
     );
   });
 
   describe('TOTP second factor', () => {
-    let t: TestApp;
-    let idp: SigninDriver;
-
-    beforeAll(async () => {
-      t = await startTestApp();
-      idp = await SigninDriver.for(t);
-    }, 30_000);
-    afterAll(async () => {
-      await t.close();
-    });
+    const app = useIdpApp('all');
 
     async function toVerifyFactor(browser: Browser) {
-      const { start, page } = await toPasswordStep(idp, browser, 'totp@example.com');
-      const factor = await idp.next(browser, page, { password: DEMO_PASSWORD });
+      const { start, page } = await toPasswordStep(app.idp, browser, 'totp@example.com');
+      const factor = await app.idp.next(browser, page, { password: DEMO_PASSWORD });
       expectUsablePage(factor);
       expect(stepTitle(factor)).toBe(title('VerifyFactor'));
       return { start, page: factor };
@@ -908,27 +892,27 @@ describe('embedded IdP sign-in steps over HTTP', () => {
           timestamp: Date.now() + 30_000,
         });
 
-        const wrong = await idp.step(browser, page, { code: wrongCode(code) });
-        await expectRefused(idp, browser, wrong.page, {
+        const wrong = await app.idp.step(browser, page, { code: wrongCode(code) });
+        await expectRefused(app.idp, browser, wrong.page, {
           status: 400,
           step: 'VerifyFactor',
           message: error('codeInvalid'),
         });
         // A TOTP code cannot be re-sent.
-        const resend = await idp.step(browser, page, {}, 'resend');
-        await expectRefused(idp, browser, resend.page, {
+        const resend = await app.idp.step(browser, page, {}, 'resend');
+        await expectRefused(app.idp, browser, resend.page, {
           status: 400,
           step: 'VerifyFactor',
           message: error('notAllowed'),
         });
 
-        const callback = await idp.done(browser, page, { code });
-        expect(await idp.claims(start, callback)).toMatchObject({ setupMfa: false });
+        const callback = await app.idp.done(browser, page, { code });
+        expect(await app.idp.claims(start, callback)).toMatchObject({ setupMfa: false });
 
         const again = new Browser();
         const { page: second } = await toVerifyFactor(again);
-        const replayed = await idp.step(again, second, { code });
-        await expectRefused(idp, again, replayed.page, {
+        const replayed = await app.idp.step(again, second, { code });
+        await expectRefused(app.idp, again, replayed.page, {
           status: 400,
           step: 'VerifyFactor',
           message: error('codeInvalid'),
@@ -939,21 +923,12 @@ describe('embedded IdP sign-in steps over HTTP', () => {
   });
 
   describe('second-factor set-up (mfa-setup@example.com, a fresh app each)', () => {
-    let t: TestApp;
-    let idp: SigninDriver;
+    const app = useIdpApp('each');
     const email = 'mfa-setup@example.com';
 
-    beforeEach(async () => {
-      t = await startTestApp();
-      idp = await SigninDriver.for(t);
-    }, 30_000);
-    afterEach(async () => {
-      await t.close();
-    });
-
     async function toPrompt(browser: Browser) {
-      const { start, page } = await toPasswordStep(idp, browser, email);
-      const prompt = await idp.next(browser, page, { password: DEMO_PASSWORD });
+      const { start, page } = await toPasswordStep(app.idp, browser, email);
+      const prompt = await app.idp.next(browser, page, { password: DEMO_PASSWORD });
       expectUsablePage(prompt);
       expect(stepTitle(prompt)).toBe(title('SetupMfa.PromptSetupMfa'));
       return { start, page: prompt };
@@ -961,7 +936,7 @@ describe('embedded IdP sign-in steps over HTTP', () => {
 
     async function toChooseFactor(browser: Browser) {
       const { start, page } = await toPrompt(browser);
-      const choose = await idp.next(browser, page, {});
+      const choose = await app.idp.next(browser, page, {});
       expectUsablePage(choose);
       expect(stepTitle(choose)).toBe(title('SetupMfa.ChooseVerifyFactor'));
       return { start, page: choose };
@@ -972,14 +947,14 @@ describe('embedded IdP sign-in steps over HTTP', () => {
       async () => {
         const browser = new Browser();
         const { start, page: choose } = await toChooseFactor(browser);
-        const none = await idp.step(browser, choose, {});
-        await expectRefused(idp, browser, none.page, {
+        const none = await app.idp.step(browser, choose, {});
+        await expectRefused(app.idp, browser, none.page, {
           status: 400,
           step: 'SetupMfa.ChooseVerifyFactor',
           message: error('chooseOption'),
         });
 
-        const verify = await idp.next(browser, choose, { factor: 'totp' });
+        const verify = await app.idp.next(browser, choose, { factor: 'totp' });
         expectUsablePage(verify);
         expect(stepTitle(verify)).toBe(title('SetupMfa.VerifyNewFactor'));
         expect(verify.body).toMatch(/<svg[\s\S]*<\/svg>/);
@@ -988,23 +963,23 @@ describe('embedded IdP sign-in steps over HTTP', () => {
         expect(secret).toMatch(/^[A-Z2-7]{32}$/);
         const totp = new TOTP({ secret: secret ?? '' });
 
-        const wrong = await idp.step(browser, verify, { code: wrongCode(totp.generate()) });
-        await expectRefused(idp, browser, wrong.page, {
+        const wrong = await app.idp.step(browser, verify, { code: wrongCode(totp.generate()) });
+        await expectRefused(app.idp, browser, wrong.page, {
           status: 400,
           step: 'SetupMfa.VerifyNewFactor',
           message: error('codeInvalid'),
         });
-        const success = await idp.next(browser, verify, { code: totp.generate() });
+        const success = await app.idp.next(browser, verify, { code: totp.generate() });
         expectUsablePage(success);
         expect(stepTitle(success)).toBe(title('SetupMfa.Success'));
         // The secret is shown once, during the set-up only.
         expect(success.body).not.toContain(secret);
-        const callback = await idp.done(browser, success, {});
-        expect(await idp.claims(start, callback)).toMatchObject({ setupMfa: false });
+        const callback = await app.idp.done(browser, success, {});
+        expect(await app.idp.claims(start, callback)).toMatchObject({ setupMfa: false });
 
         const again = new Browser();
-        const { page } = await toPasswordStep(idp, again, email);
-        const factor = await idp.next(again, page, { password: DEMO_PASSWORD });
+        const { page } = await toPasswordStep(app.idp, again, email);
+        const factor = await app.idp.next(again, page, { password: DEMO_PASSWORD });
         expect(stepTitle(factor)).toBe(title('VerifyFactor'));
       },
       LONG,
@@ -1015,8 +990,8 @@ describe('embedded IdP sign-in steps over HTTP', () => {
       async () => {
         const browser = new Browser();
         const { start, page } = await toPrompt(browser);
-        const callback = await idp.done(browser, page, {}, 'skip');
-        expect(await idp.claims(start, callback)).toMatchObject({ setupMfa: true });
+        const callback = await app.idp.done(browser, page, {}, 'skip');
+        expect(await app.idp.claims(start, callback)).toMatchObject({ setupMfa: true });
         await toPrompt(new Browser());
       },
       LONG,
@@ -1027,7 +1002,7 @@ describe('embedded IdP sign-in steps over HTTP', () => {
       async () => {
         const browser = new Browser();
         const { page: choose } = await toChooseFactor(browser);
-        const phonePage = await idp.next(browser, choose, { factor: 'sms' });
+        const phonePage = await app.idp.next(browser, choose, { factor: 'sms' });
         expectUsablePage(phonePage);
         expect(stepTitle(phonePage)).toBe(title('SetupMfa.SetupPhone'));
 
@@ -1037,32 +1012,32 @@ describe('embedded IdP sign-in steps over HTTP', () => {
           ['', error('required')],
           ['+1 415 555 2671 0000 0000 0000', error('tooLong')],
         ] as const) {
-          const res = await idp.step(browser, phonePage, { phone });
-          await expectRefused(idp, browser, res.page, {
+          const res = await app.idp.step(browser, phonePage, { phone });
+          await expectRefused(app.idp, browser, res.page, {
             status: 400,
             step: 'SetupMfa.SetupPhone',
             message,
           });
         }
-        expect(await idp.outbox('+14155552671')).toEqual([]);
+        expect(await app.idp.outbox('+14155552671')).toEqual([]);
 
-        const verify = await idp.next(browser, phonePage, { phone: '+1 (415) 555-2671' });
+        const verify = await app.idp.next(browser, phonePage, { phone: '+1 (415) 555-2671' });
         expect(stepTitle(verify)).toBe(title('SetupMfa.VerifyNewFactor'));
         // The number is masked on the page.
         expect(noticeText(verify)).toMatch(/\+1•+2671/);
         expect(verify.body).not.toContain('4155552671');
         expect(verify.body).not.toContain('<svg');
-        const code = await idp.codeFromOutbox('+14155552671', 'enrol-sms', 'sms');
-        const success = await idp.next(browser, verify, { code });
+        const code = await app.idp.codeFromOutbox('+14155552671', 'enrol-sms', 'sms');
+        const success = await app.idp.next(browser, verify, { code });
         expect(stepTitle(success)).toBe(title('SetupMfa.Success'));
-        await idp.done(browser, success, {});
+        await app.idp.done(browser, success, {});
 
         const again = new Browser();
-        const { page } = await toPasswordStep(idp, again, email);
-        const factor = await idp.next(again, page, { password: DEMO_PASSWORD });
+        const { page } = await toPasswordStep(app.idp, again, email);
+        const factor = await app.idp.next(again, page, { password: DEMO_PASSWORD });
         expect(stepTitle(factor)).toBe(title('VerifyFactor'));
-        const smsCode = await idp.codeFromOutbox('+14155552671', 'mfa-sms', 'sms');
-        await idp.done(again, factor, { code: smsCode });
+        const smsCode = await app.idp.codeFromOutbox('+14155552671', 'mfa-sms', 'sms');
+        await app.idp.done(again, factor, { code: smsCode });
       },
       LONG,
     );

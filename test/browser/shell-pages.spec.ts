@@ -1,16 +1,13 @@
-import type { Cookie, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   LOCALES,
-  ShellBrowser,
   TEST_TIMEOUT_MS,
   THEMES,
   documentStatusError,
   errorPagePath,
   hydrationMutations,
-  newShellContext,
   seriousViolations,
-  signedInCookies,
-  startShellBrowser,
+  useShellBrowser,
   waitForHydration,
   watchPage,
 } from '../support/shell-browser';
@@ -21,22 +18,13 @@ import {
  * axe finds no serious or critical WCAG 2.x A/AA violation.
  */
 describe('shell pages in Chromium: locales x themes', () => {
-  let shell: ShellBrowser;
-  let cookies: Cookie[];
-
-  beforeAll(async () => {
-    shell = await startShellBrowser();
-    cookies = await signedInCookies(shell.t);
-  }, TEST_TIMEOUT_MS);
-  afterAll(async () => {
-    await shell?.close();
-  });
+  const fixture = useShellBrowser();
 
   async function open(path: string, theme: 'light' | 'dark') {
-    const context = await newShellContext(shell, { cookies, theme });
+    const context = await fixture.context({ cookies: fixture.cookies, theme });
     const page = await context.newPage();
     const watch = watchPage(page);
-    const response = await page.goto(`${shell.t.url}${path}`);
+    const response = await page.goto(`${fixture.shell.t.url}${path}`);
     await waitForHydration(page);
     return { page, watch, status: response?.status(), close: () => context.close() };
   }
@@ -108,7 +96,7 @@ describe('shell pages in Chromium: locales x themes', () => {
       const correlation = (await page.textContent('.correlation-id')) ?? '';
       expect(correlation).toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
       expect(await page.getAttribute('.error-view a[href$="/support"]', 'href')).toBe(
-        `${shell.t.config.services.grading}/support`,
+        `${fixture.shell.t.config.services.grading}/support`,
       );
       // Try again loads the failed address again.
       expect(await page.getAttribute('.error-view-actions a', 'href')).toBe(path);
@@ -124,16 +112,15 @@ describe('shell pages in Chromium: locales x themes', () => {
   it(
     'the error page is reached with a plain Accept: text/html request too (no lang: en-US)',
     async () => {
-      const context = await newShellContext(shell, {
+      const context = await fixture.context({
         context: { extraHTTPHeaders: { accept: 'text/html' } },
       });
       const page = await context.newPage();
-      const response = await page.goto(`${shell.t.url}/signin?b=nosuchbrand`);
+      const response = await page.goto(`${fixture.shell.t.url}/signin?b=nosuchbrand`);
       expect(response?.status()).toBe(400);
       await waitForHydration(page);
       expect(await page.getAttribute('html', 'lang')).toBe('en-US');
       expect(await page.textContent('.error-code')).toContain('InvalidBrand');
-      await context.close();
     },
     TEST_TIMEOUT_MS,
   );
@@ -142,18 +129,17 @@ describe('shell pages in Chromium: locales x themes', () => {
     'the CSP watch sees a violation: an inline style attribute the policy refuses',
     async () => {
       // A control for the CSP checks above: the server's markup gets a style attribute on its way.
-      const context = await newShellContext(shell, { cookies });
+      const context = await fixture.context({ cookies: fixture.cookies });
       const page = await context.newPage();
       const watch = watchPage(page);
-      await page.route(`${shell.t.url}/collection`, async (route) => {
+      await page.route(`${fixture.shell.t.url}/collection`, async (route) => {
         const response = await route.fetch();
         const body = (await response.text()).replace('<main ', '<main style="color:red" ');
         await route.fulfill({ response, body });
       });
-      await page.goto(`${shell.t.url}/collection`);
+      await page.goto(`${fixture.shell.t.url}/collection`);
       await waitForHydration(page);
       expect((await watch.all()).join('\n')).toMatch(/csp: style-src(-attr)? blocked inline/);
-      await context.close();
     },
     TEST_TIMEOUT_MS,
   );
@@ -163,9 +149,9 @@ describe('shell pages in Chromium: locales x themes', () => {
     async () => {
       // A control for the checks above: the server's title is altered on its way to the browser, so
       // hydration must rewrite it, and the watch must report that.
-      const context = await newShellContext(shell, { cookies });
+      const context = await fixture.context({ cookies: fixture.cookies });
       const page = await context.newPage();
-      await page.route(`${shell.t.url}/collection`, async (route) => {
+      await page.route(`${fixture.shell.t.url}/collection`, async (route) => {
         const response = await route.fetch();
         const body = (await response.text()).replace(
           /(<h1 id="account-summary-title">)[^<]*/,
@@ -173,12 +159,11 @@ describe('shell pages in Chromium: locales x themes', () => {
         );
         await route.fulfill({ response, body });
       });
-      await page.goto(`${shell.t.url}/collection`);
+      await page.goto(`${fixture.shell.t.url}/collection`);
       await waitForHydration(page);
       const mutations = await hydrationMutations(page);
       expect(mutations.join('\n')).toContain('"Altered on the way" -> ');
       expect(await page.textContent('#account-summary-title')).not.toBe('Altered on the way');
-      await context.close();
     },
     TEST_TIMEOUT_MS,
   );

@@ -1,19 +1,16 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BrowserContext, Cookie, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   API_ROUTE,
   DESKTOP,
   PHONE,
-  ShellBrowser,
   TEST_TIMEOUT_MS,
   errorPagePath,
-  newShellContext,
   settle,
-  signedInCookies,
-  startShellBrowser,
   until,
+  useShellBrowser,
   waitForHydration,
 } from '../support/shell-browser';
 
@@ -37,38 +34,27 @@ function pngSize(png: Buffer): { width: number; height: number } {
 }
 
 describe('documentation screenshots of the shell', () => {
-  let shell: ShellBrowser;
-  let cookies: Cookie[];
-  let context: BrowserContext;
-
-  beforeAll(async () => {
-    if (WRITE) {
-      const fonts = spawnSync('fc-list', [':lang=ja', 'family'], { encoding: 'utf8' });
-      if (!fonts.stdout?.trim())
-        throw new Error('no Japanese font: apt-get install -y fonts-noto-cjk, then run again');
-      fs.mkdirSync(OUT, { recursive: true });
-    }
-    shell = await startShellBrowser();
-    cookies = await signedInCookies(shell.t);
-  }, TEST_TIMEOUT_MS);
-  afterAll(async () => {
-    await shell?.close();
+  // Checked before the app starts: writing without a Japanese font would write boxes.
+  beforeAll(() => {
+    if (!WRITE) return;
+    const fonts = spawnSync('fc-list', [':lang=ja', 'family'], { encoding: 'utf8' });
+    if (!fonts.stdout?.trim())
+      throw new Error('no Japanese font: apt-get install -y fonts-noto-cjk, then run again');
+    fs.mkdirSync(OUT, { recursive: true });
   });
-  afterEach(async () => {
-    await context?.close();
-  });
+  const fixture = useShellBrowser();
 
   async function open(
     urlPath: string,
     options: { theme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {},
   ): Promise<Page> {
-    context = await newShellContext(shell, {
-      cookies,
+    const context = await fixture.context({
+      cookies: fixture.cookies,
       theme: options.theme ?? 'light',
       viewport: options.viewport ?? DESKTOP,
     });
     const page = await context.newPage();
-    await page.goto(`${shell.t.url}${urlPath}`);
+    await page.goto(`${fixture.shell.t.url}${urlPath}`);
     await waitForHydration(page);
     return page;
   }

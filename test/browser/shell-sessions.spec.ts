@@ -1,13 +1,11 @@
-import type { BrowserContext, Cookie } from 'playwright-core';
+import type { Cookie } from 'playwright-core';
 import { signedInSession } from '../support/account-api';
 import {
-  ShellBrowser,
   TEST_TIMEOUT_MS,
   cookiesFor,
-  newShellContext,
   seriousViolations,
-  startShellBrowser,
   until,
+  useShellBrowser,
   waitForHydration,
   watchPage,
 } from '../support/shell-browser';
@@ -18,26 +16,15 @@ import {
  * and 'Sign out everywhere' ends the others and signs this browser out too.
  */
 describe('session management in Chromium', () => {
-  let shell: ShellBrowser;
-  let context: BrowserContext | undefined;
-
-  beforeAll(async () => {
-    shell = await startShellBrowser();
-  }, TEST_TIMEOUT_MS);
-  afterAll(async () => {
-    await shell?.close();
-  });
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
+  // Each test signs its own collectors in (several sessions of one account).
+  const fixture = useShellBrowser({ signedIn: false });
 
   const signedIn = async (): Promise<{ cookie: string; cookies: Cookie[] }> => {
-    const { cookie } = await signedInSession(shell.t);
-    return { cookie, cookies: cookiesFor(shell.t.url, cookie) };
+    const { cookie } = await signedInSession(fixture.shell.t);
+    return { cookie, cookies: cookiesFor(fixture.shell.t.url, cookie) };
   };
   const live = async (cookie: string) =>
-    (await fetch(`${shell.t.url}/collection`, { headers: { cookie }, redirect: 'manual' }))
+    (await fetch(`${fixture.shell.t.url}/collection`, { headers: { cookie }, redirect: 'manual' }))
       .status === 200;
 
   it(
@@ -45,10 +32,10 @@ describe('session management in Chromium', () => {
     async () => {
       const other = await signedIn();
       const mine = await signedIn();
-      context = await newShellContext(shell, { cookies: mine.cookies });
+      const context = await fixture.context({ cookies: mine.cookies });
       const page = await context.newPage();
       const errors = watchPage(page);
-      await page.goto(`${shell.t.url}/account/sessions`);
+      await page.goto(`${fixture.shell.t.url}/account/sessions`);
       await waitForHydration(page);
       expect(await seriousViolations(page)).toEqual([]);
       const rows = page.locator('.session-item');
@@ -80,9 +67,9 @@ describe('session management in Chromium', () => {
     async () => {
       const other = await signedIn();
       const mine = await signedIn();
-      context = await newShellContext(shell, { cookies: mine.cookies });
+      const context = await fixture.context({ cookies: mine.cookies });
       const page = await context.newPage();
-      await page.goto(`${shell.t.url}/account/sessions`);
+      await page.goto(`${fixture.shell.t.url}/account/sessions`);
       await waitForHydration(page);
       await page.getByRole('button', { name: 'Sign out everywhere' }).click();
       await page.waitForURL((url) => !url.pathname.startsWith('/account/sessions'), {
@@ -90,7 +77,7 @@ describe('session management in Chromium', () => {
       });
       expect(await live(other.cookie)).toBe(false);
       expect(await live(mine.cookie)).toBe(false);
-      const jar = await context.cookies(shell.t.url);
+      const jar = await context.cookies(fixture.shell.t.url);
       expect(jar.find((c) => c.name === 'sessionId')).toBeUndefined();
     },
     TEST_TIMEOUT_MS,

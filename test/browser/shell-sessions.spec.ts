@@ -26,17 +26,22 @@ describe('session management in Chromium', () => {
   const live = async (cookie: string) =>
     (await fetch(`${fixture.shell.t.url}/collection`, { headers: { cookie }, redirect: 'manual' }))
       .status === 200;
+  /** Two sessions of one collector, and /account/sessions open (hydrated, watched) in the second. */
+  const openSessionsPage = async () => {
+    const other = await signedIn();
+    const mine = await signedIn();
+    const context = await fixture.context({ cookies: mine.cookies });
+    const page = await context.newPage();
+    const errors = watchPage(page);
+    await page.goto(`${fixture.shell.t.url}/account/sessions`);
+    await waitForHydration(page);
+    return { other, mine, context, page, errors };
+  };
 
   it(
     'Sign out this session ends the other session, with the keyboard',
     async () => {
-      const other = await signedIn();
-      const mine = await signedIn();
-      const context = await fixture.context({ cookies: mine.cookies });
-      const page = await context.newPage();
-      const errors = watchPage(page);
-      await page.goto(`${fixture.shell.t.url}/account/sessions`);
-      await waitForHydration(page);
+      const { other, mine, page, errors } = await openSessionsPage();
       expect(await seriousViolations(page)).toEqual([]);
       const rows = page.locator('.session-item');
       const before = await rows.count();
@@ -65,12 +70,7 @@ describe('session management in Chromium', () => {
   it(
     'Sign out everywhere ends every other session, then signs this browser out',
     async () => {
-      const other = await signedIn();
-      const mine = await signedIn();
-      const context = await fixture.context({ cookies: mine.cookies });
-      const page = await context.newPage();
-      await page.goto(`${fixture.shell.t.url}/account/sessions`);
-      await waitForHydration(page);
+      const { other, mine, context, page } = await openSessionsPage();
       await page.getByRole('button', { name: 'Sign out everywhere' }).click();
       await page.waitForURL((url) => !url.pathname.startsWith('/account/sessions'), {
         timeout: 30_000,

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Makes sure the programs the tests start are installed (README: `npm test` needs nothing else).
+// Makes sure every program the tests start is installed (README: `npm test` needs nothing else):
+// redis-server for the Redis adapter and the multi-instance tests, Chromium for the browser specs.
 // It installs Debian's packages when they are missing and we may (root with apt-get); otherwise it
-// stops with a message that says what to install. Tests are never skipped for a missing program.
+// stops with a message that says what to install. Tests are never skipped for a missing program:
+// a browser spec that still finds no Chromium fails with the same advice (test/support/chromium.ts).
 'use strict';
 const { execFileSync, spawnSync } = require('node:child_process');
 
@@ -10,7 +12,13 @@ const REQUIRED = [
   {
     program: 'redis-server',
     pkg: 'redis-server',
-    why: 'session-store contract tests (Redis adapter)',
+    why: 'session-store contract tests (Redis adapter), multi-instance and Redis fault tests',
+  },
+  {
+    // Debian's build (never a downloaded browser), driven by playwright-core at /usr/bin/chromium.
+    program: 'chromium',
+    pkg: 'chromium',
+    why: 'browser specs (test/browser): pages, sign-in steps, accessibility, screenshots',
   },
 ];
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { AppModule, AppModuleOptions } from './app.module';
 import { requestBodies } from './common/request-bodies';
 import type { AppConfig } from './config/app-config';
-import { isDeveloperEnv } from './config/environment';
+import { isDeveloperEnv } from './shared/environment';
 import { CLIENT_DIST_DIR, LOCALES_DIR, PROJECT_ROOT } from './config/project-paths';
 import { CLIENT_ASSETS_PREFIX } from './render/client-assets';
 import { EmbeddedIdp } from './idp/provider/embedded-idp';

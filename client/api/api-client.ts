@@ -8,8 +8,8 @@ import {
 } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import type { AppRouter } from '../../src/trpc/app-router';
-import { hexJsonTransformer } from '../../src/trpc/hex-json';
-import { CSRF_HEADER, LOCALE_HEADER, SSR_HEADER, TRPC_PATH } from '../../src/trpc/wire';
+import { hexJsonTransformer } from '../../src/shared/hex-json';
+import { CSRF_HEADER, LOCALE_HEADER, SSR_HEADER, TRPC_PATH } from '../../src/shared/api-wire';
 import { NETWORK_MESSAGES, networkFetch } from './network-fetch';
 
 /** §8: where an UNAUTHORIZED answer sends the browser. */

@@ -1,5 +1,5 @@
 import type { CookieConsentConfig } from 'vanilla-cookieconsent';
-import type { Locale } from '../../src/locale/locale';
+import type { Locale } from '../../src/shared/locale';
 import { CONSENT_COOKIE_NAME, type ConsentCategory } from './consent-cookie';
 import { CONSENT_TEXTS } from './consent-texts';
 

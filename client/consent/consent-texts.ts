@@ -1,5 +1,5 @@
 import type { Translation } from 'vanilla-cookieconsent';
-import type { Locale } from '../../src/locale/locale';
+import type { Locale } from '../../src/shared/locale';
 
 /**
  * The consent dialog's texts in the four locales (§1). They live here, not in locales/, because the

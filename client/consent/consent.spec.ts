@@ -1,5 +1,5 @@
 import type { CookieConsentConfig } from 'vanilla-cookieconsent';
-import { LOCALES, type Locale } from '../../src/locale/locale';
+import { LOCALES, type Locale } from '../../src/shared/locale';
 import { createConsentOpener, consentGiven, type ConsentModules } from './consent';
 import { consentConfig } from './consent-config';
 import { acceptedCategories, isCategoryAccepted } from './consent-cookie';

@@ -1,5 +1,5 @@
 import type * as CookieConsent from 'vanilla-cookieconsent';
-import type { Locale } from '../../src/locale/locale';
+import type { Locale } from '../../src/shared/locale';
 import type { ConsentListener } from './consent-config';
 import { isCategoryAccepted, type ConsentCategory } from './consent-cookie';
 

@@ -1,5 +1,5 @@
 import { productionEnv, testConfig } from '../../test/support/test-config';
-import type { Brand } from '../brand/brand';
+import type { Brand } from '../shared/brand';
 import { redirectPolicyFromConfig } from '../brand/redirect-policy';
 import { AfterLoginDecision, LOCAL_COLLECTION_URL, decideAfterLogin } from './after-login';
 import type { SigninQuery } from './signin-query';

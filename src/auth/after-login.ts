@@ -1,8 +1,8 @@
 import type { BrandConfig } from '../brand/brand-directory';
-import type { Brand } from '../brand/brand';
+import type { Brand } from '../shared/brand';
 import { RedirectPolicy, checkRedirectUrl } from '../brand/redirect-policy';
 import { isLocalOverride, selectReturnTarget } from '../brand/return-target';
-import type { AppEnv } from '../config/environment';
+import type { AppEnv } from '../shared/environment';
 import type { SigninQuery } from './signin-query';
 
 /** §4 step 5: the collectors and grading mobile apps get no session id. */

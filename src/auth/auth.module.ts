@@ -6,7 +6,7 @@ import {
   RequestMethod,
 } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
-import { isDeveloperEnv } from '../config/environment';
+import { isDeveloperEnv } from '../shared/environment';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { DemoBrandController } from '../demo/demo-brand.controller';
 import { AuthEvents } from '../logging/auth-events';

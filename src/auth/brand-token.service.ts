@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { parseBrandParam } from '../brand/brand-query';
+import { parseBrandParam } from '../shared/brand-query';
 import { REDIRECT_POLICY } from '../brand/brand.module';
 import { RedirectPolicy, checkRedirectUrl } from '../brand/redirect-policy';
 import { isLocalOverride, selectReturnTarget } from '../brand/return-target';
@@ -8,7 +8,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { AppError } from '../errors/app-error';
 import { AuthEvents } from '../logging/auth-events';
-import { resolveLocale } from '../locale/locale';
+import { resolveLocale } from '../shared/locale';
 import { brandRedirectUrl } from './brand-handoff';
 import { HandoffCodes } from './handoff-codes';
 import { LoginStates, random } from './login-state';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import type { Brand } from '../brand/brand';
+import type { Brand } from '../shared/brand';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
 import type { TokenSet } from '../session/sessions';
 import { random } from './login-state';

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
-import type { Brand } from '../brand/brand';
+import type { Brand } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { HandoffCodes } from './handoff-codes';
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Brand } from '../brand/brand';
+import type { Brand } from '../shared/brand';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
 import type { SigninQuery } from './signin-query';
 

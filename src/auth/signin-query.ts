@@ -1,7 +1,7 @@
-import { Brand } from '../brand/brand';
-import { parseBrandParam } from '../brand/brand-query';
+import { Brand } from '../shared/brand';
+import { parseBrandParam } from '../shared/brand-query';
 import { RedirectPolicy, checkRedirectUrl } from '../brand/redirect-policy';
-import { Locale, resolveLocale } from '../locale/locale';
+import { Locale, resolveLocale } from '../shared/locale';
 
 /** §3 "Sign-in redirect query parameters", validated. r and fr have passed the redirect policy. */
 export interface SigninQuery {

@@ -1,8 +1,8 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { parseBrandParam } from '../brand/brand-query';
+import { parseBrandParam } from '../shared/brand-query';
 import { AppError } from '../errors/app-error';
-import { resolveLocale } from '../locale/locale';
+import { resolveLocale } from '../shared/locale';
 import { PageRenderer } from '../render/page-renderer';
 
 /** §2, §8: the two values /unauthredirect takes. */

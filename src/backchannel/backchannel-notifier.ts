@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppLogger } from '../logging/app-logger';
 import { randomUUID } from 'node:crypto';
-import type { Brand } from '../brand/brand';
+import type { Brand } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
 import { LOGOUT_TOKEN_TYPE, LogoutTokenSubject, logoutTokenClaims } from './logout-token';

@@ -1,6 +1,6 @@
-import { BRANDS, Brand, ClientType, Favicon, Logo, SourceSite } from './brand';
-import { BRAND_DEFINITIONS, HandoffMode } from './brand-definitions';
-import { AppEnv, ServiceBases, isDeveloperEnv } from '../config/environment';
+import { BRANDS, Brand, ClientType, Favicon, Logo, SourceSite } from '../shared/brand';
+import { BRAND_DEFINITIONS, HandoffMode } from '../shared/brand-definitions';
+import { AppEnv, ServiceBases, isDeveloperEnv } from '../shared/environment';
 
 /** Per-brand address overrides, from the BRAND_URLS variable. */
 export interface BrandUrlOverride {

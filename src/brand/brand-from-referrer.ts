@@ -1,4 +1,4 @@
-import { BRANDS, Brand } from './brand';
+import { BRANDS, Brand } from '../shared/brand';
 import type { BrandDirectory } from './brand-directory';
 
 /**

@@ -7,10 +7,10 @@ import {
   faviconPath,
   isRedirectBrand,
   logoPath,
-} from './brand';
-import { BRAND_DEFINITIONS } from './brand-definitions';
+} from '../shared/brand';
+import { BRAND_DEFINITIONS } from '../shared/brand-definitions';
 import { brandFromReferrer } from './brand-from-referrer';
-import { parseBrandParam } from './brand-query';
+import { parseBrandParam } from '../shared/brand-query';
 
 describe('brand enumeration (§3)', () => {
   it('has the 18 codes of the specification', () => {

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config/app-config';
-import { SERVICE_NAMES, isDeveloperEnv } from '../config/environment';
-import { BRANDS } from './brand';
+import { SERVICE_NAMES, isDeveloperEnv } from '../shared/environment';
+import { BRANDS } from '../shared/brand';
 
 /**
  * The one redirect policy (§5, DESIGN.md "One redirect policy", RFC 9700 §4.11).

@@ -1,5 +1,5 @@
-import type { AppEnv } from '../config/environment';
-import { isDeveloperEnv } from '../config/environment';
+import type { AppEnv } from '../shared/environment';
+import { isDeveloperEnv } from '../shared/environment';
 import { RedirectPolicy, RedirectRejection, checkRedirectUrl } from './redirect-policy';
 
 export type ReturnTarget =

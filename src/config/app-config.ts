@@ -1,6 +1,6 @@
-import type { Brand } from '../brand/brand';
+import type { Brand } from '../shared/brand';
 import type { BrandDirectory } from '../brand/brand-directory';
-import type { AppEnv, ServiceBases } from './environment';
+import type { AppEnv, ServiceBases } from '../shared/environment';
 
 export type SessionStoreConfig =
   | { readonly kind: 'sqlite'; readonly file: string }

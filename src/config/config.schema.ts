@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { z } from 'zod';
-import { BRANDS, Brand, REDIRECT_BRANDS } from '../brand/brand';
+import { BRANDS, Brand, REDIRECT_BRANDS } from '../shared/brand';
 import { BrandUrlOverride, ConfigProblem, buildBrandDirectory } from '../brand/brand-directory';
 import type { AppConfig, ClientCredentials, IdpMode, SessionStoreConfig } from './app-config';
 import {
@@ -11,7 +11,7 @@ import {
   SERVICE_NAMES,
   ServiceBases,
   isDeveloperEnv,
-} from './environment';
+} from '../shared/environment';
 
 /** The raw environment: what process.env holds. */
 export type RawEnv = Readonly<Record<string, string | undefined>>;

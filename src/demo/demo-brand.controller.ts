@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import { escapeHtml } from '../render/escape-html';
 import type { Response } from 'express';
-import { isBrand } from '../brand/brand';
+import { isBrand } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { TokenVerifier } from '../token/token-verifier';

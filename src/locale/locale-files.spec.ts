@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LOCALES_DIR } from '../config/project-paths';
-import { DEFAULT_LOCALE, LOCALES, NAMESPACES } from './locale';
+import { DEFAULT_LOCALE, LOCALES, NAMESPACES } from '../shared/locale';
 
 type Tree = { [key: string]: string | Tree };
 

@@ -2,7 +2,7 @@ import { DynamicModule, Module, Provider } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { I18nJsonLoader, I18nModule } from 'nestjs-i18n';
 import { LOCALES_DIR } from '../config/project-paths';
-import { DEFAULT_LOCALE } from './locale';
+import { DEFAULT_LOCALE } from '../shared/locale';
 import { RequestLocaleResolver } from './request-locale';
 
 /**

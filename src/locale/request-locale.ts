@@ -1,10 +1,10 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import type { I18nResolver } from 'nestjs-i18n';
-import { parseBrandParam } from '../brand/brand-query';
-import { Locale, resolveLocale } from './locale';
+import { parseBrandParam } from '../shared/brand-query';
+import { Locale, resolveLocale } from '../shared/locale';
 
 /** Header the browser client sends on API calls (§7 "Requests carry a locale header"). */
-import { LOCALE_HEADER } from '../trpc/wire';
+import { LOCALE_HEADER } from '../shared/api-wire';
 
 export { LOCALE_HEADER };
 

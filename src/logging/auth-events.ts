@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppLogger } from './app-logger';
-import type { Brand } from '../brand/brand';
-import { BRAND_DEFINITIONS } from '../brand/brand-definitions';
+import type { Brand } from '../shared/brand';
+import { BRAND_DEFINITIONS } from '../shared/brand-definitions';
 import { AppMetrics } from '../metrics';
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram, Registry } from 'prom-client';
-import { BRANDS, type Brand } from '../brand/brand';
+import { BRANDS, type Brand } from '../shared/brand';
 import { ERROR_STATUS } from '../errors/app-error';
 import type { SessionStore } from '../session/session-store';
 import { processMetricsRegistry } from './process-metrics';

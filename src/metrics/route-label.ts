@@ -1,6 +1,6 @@
 import { IDP_MOUNT_PATH } from '../idp/provider/okta-shape';
 import { CLIENT_ASSETS_PREFIX } from '../render/client-assets';
-import { TRPC_PATH } from '../trpc/wire';
+import { TRPC_PATH } from '../shared/api-wire';
 
 /** The route label of every request no route answered (404s for any path): one fixed value. */
 export const UNMATCHED_ROUTE = 'unmatched';

@@ -3,10 +3,10 @@ import { I18nService } from 'nestjs-i18n';
 import { createElement } from 'react';
 import { MessagePage } from '../../views/MessagePage';
 import type { Translate } from '../../views/translate';
-import { Brand } from '../brand/brand';
-import { BRAND_DEFINITIONS } from '../brand/brand-definitions';
-import { faviconPath, logoPath } from '../brand/brand';
-import type { Locale } from '../locale/locale';
+import { Brand } from '../shared/brand';
+import { BRAND_DEFINITIONS } from '../shared/brand-definitions';
+import { faviconPath, logoPath } from '../shared/brand';
+import type { Locale } from '../shared/locale';
 import { renderPage } from './render-page';
 
 /** Server-rendered pages that need translations and the brand's logo and favicon (§2). */

@@ -1,17 +1,9 @@
-import type { Brand } from '../brand/brand';
-import { describeDevice, type DeviceName } from './device';
+import { describeDevice } from '../shared/device';
+import type { SessionSummary } from '../shared/session-summary';
 import type { ListedSession } from './sessions';
 
-/** One row of the session management page and of account.sessions (no token, no session id). */
-export interface SessionSummary {
-  readonly handle: string;
-  readonly brand: Brand;
-  readonly device: DeviceName;
-  readonly createdAt: string;
-  readonly lastUsedAt: string;
-  /** The session this request comes from. */
-  readonly current: boolean;
-}
+export type { SessionSummary } from '../shared/session-summary';
+
 
 /** The caller's sessions, this one first, then the most recently used. */
 export function listSessions(

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import type { SessionRecord } from '../session/sessions';
-import { AuthUserState, SIGNED_OUT } from './shell-guard';
+import { AuthUserState, SIGNED_OUT } from '../shared/shell-guard';
 
 /**
  * §3 Auth user state from a live session: the flags come from the ID token's `customer` claims. The

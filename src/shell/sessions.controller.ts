@@ -1,8 +1,8 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { SessionRow } from '../../views/pages/SessionsPage';
-import { BRAND_DEFINITIONS } from '../brand/brand-definitions';
-import type { Locale } from '../locale/locale';
+import { BRAND_DEFINITIONS } from '../shared/brand-definitions';
+import type { Locale } from '../shared/locale';
 import { localeOfRequest } from '../locale/request-locale';
 import { ShellRenderer } from '../render/shell-renderer';
 import { listSessions } from '../session/session-list';

@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { SigninService } from '../auth/signin.service';
-import type { Brand } from '../brand/brand';
+import type { Brand } from '../shared/brand';
 import { brandFromReferrer } from '../brand/brand-from-referrer';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ResponseCookies } from '../cookies/response-cookies';
 import type { SessionRecord } from '../session/sessions';
 import { accountStatus } from './account-status';
-import { AuthUserState, shellGuard, shellSigninUrl } from './shell-guard';
+import { AuthUserState, shellGuard, shellSigninUrl } from '../shared/shell-guard';
 
 export interface ShellAdmission {
   readonly allowed: true;

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { AccountProfiles } from '../auth/account-profiles';
 import { SessionEnding } from '../auth/session-ending';
 import { listSessions } from '../session/session-list';
-import { BRANDS } from '../brand/brand';
+import { BRANDS } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import {
   CLIENT_SETTABLE_COOKIES,

@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
-import { HexJsonError, decodeHexJson, encodeHexJson, hexJsonTransformer } from './hex-json';
+import { HexJsonError, decodeHexJson, encodeHexJson, hexJsonTransformer } from '../shared/hex-json';
 
-export { MAX_HEX_INPUT, decodeHexJson, encodeHexJson } from './hex-json';
+export { MAX_HEX_INPUT, decodeHexJson, encodeHexJson } from '../shared/hex-json';
 
 /**
  * The server's side of the shared transformer (hex-json.ts, which the browser client uses as is): the

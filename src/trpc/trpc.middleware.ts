@@ -10,10 +10,10 @@ import { localeOfRequest } from '../locale/request-locale';
 import { AppRouterFactory } from './app-router';
 import { MAX_HEX_INPUT } from './hex-json-transformer';
 import type { TrpcContext } from './trpc';
-import { SSR_HEADER, TRPC_PATH } from './wire';
+import { SSR_HEADER, TRPC_PATH } from '../shared/api-wire';
 
 /** §7: the application API's path. */
-export { TRPC_PATH } from './wire';
+export { TRPC_PATH } from '../shared/api-wire';
 /** §8: where an UNAUTHORIZED sends the browser. */
 export const UNAUTHORIZED_LOCATION = '/unauthredirect?error=Unauthorized';
 

@@ -1,10 +1,10 @@
 import { TRPCError, initTRPC } from '@trpc/server';
 import type { Request, Response } from 'express';
-import type { Locale } from '../locale/locale';
+import type { Locale } from '../shared/locale';
 import type { SessionRecord } from '../session/sessions';
 import { serverHexJsonTransformer } from './hex-json-transformer';
 import { inputErrorMessage } from './input-errors';
-import { CSRF_HEADER } from './wire';
+import { CSRF_HEADER } from '../shared/api-wire';
 
 /** Request-scoped facts every procedure may use (§7: locale header, x-ssr, the session cookie). */
 export interface TrpcContext {
@@ -21,7 +21,7 @@ export interface TrpcContext {
 }
 
 /** DESIGN.md "CSRF", draft-ietf-oauth-browser-based-apps §6.1.3.3. */
-export { CSRF_HEADER } from './wire';
+export { CSRF_HEADER } from '../shared/api-wire';
 
 const t = initTRPC.context<TrpcContext>().create({
   transformer: serverHexJsonTransformer,

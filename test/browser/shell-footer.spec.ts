@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { CONSENT_TEXTS } from '../../client/consent/consent-texts';
-import type { Locale } from '../../src/locale/locale';
+import type { Locale } from '../../src/shared/locale';
 import {
   TEST_TIMEOUT_MS,
   documentStatusError,

@@ -8,7 +8,7 @@ import {
   LOGO_VARIANTS,
   faviconPath,
   logoPath,
-} from '../../src/brand/brand';
+} from '../../src/shared/brand';
 import { AppError } from '../../src/errors/app-error';
 import { freePort } from '../support/free-port';
 import { RunningRedis, startRedis } from '../support/redis-server';

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import type { ShellData } from '../../views/shell/shell-data';
 import type { SessionRow } from '../../views/pages/SessionsPage';
-import { CSRF_HEADER } from '../../src/trpc/wire';
-import { encodeHexJson } from '../../src/trpc/hex-json';
+import { CSRF_HEADER } from '../../src/shared/api-wire';
+import { encodeHexJson } from '../../src/shared/hex-json';
 import { Sessions } from '../../src/session/sessions';
 import { Browser } from '../support/browser';
 import { jarCookie, signInVia } from '../support/signin-journey';

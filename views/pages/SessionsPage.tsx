@@ -1,5 +1,5 @@
 import { useContext, useState } from 'react';
-import type { SessionSummary } from '../../src/session/session-list';
+import type { SessionSummary } from '../../src/shared/session-summary';
 import { ShellServicesContext } from '../shell/shell-services';
 import { useToasts } from '../shell/toasts/Toasts';
 import type { Translate } from '../translate';

@@ -1,5 +1,5 @@
 import { useContext, useEffect, useState, type ReactNode } from 'react';
-import { shellGuard, shellSigninUrl, SIGNED_OUT } from '../../src/shell/shell-guard';
+import { shellGuard, shellSigninUrl, SIGNED_OUT } from '../../src/shared/shell-guard';
 import type { Translate } from '../translate';
 import { LoadingScreen } from '../ui/LoadingOverlay';
 import type { ShellData } from './shell-data';

@@ -1,7 +1,7 @@
-import type { Brand } from '../../src/brand/brand';
-import type { AppEnv, ServiceBases } from '../../src/config/environment';
-import type { Locale } from '../../src/locale/locale';
-import type { AuthUserState } from '../../src/shell/shell-guard';
+import type { Brand } from '../../src/shared/brand';
+import type { AppEnv, ServiceBases } from '../../src/shared/environment';
+import type { Locale } from '../../src/shared/locale';
+import type { AuthUserState } from '../../src/shared/shell-guard';
 
 export type Theme = 'light' | 'dark';
 

@@ -12,7 +12,7 @@ import {
   NewAccount,
   normalizeEmail,
 } from './account-store';
-import { Locale } from '../../locale/locale';
+import { Locale } from '../../shared/locale';
 
 const PASSWORD = 'Passw0rd!';
 const file = path.join(os.tmpdir(), `accounts-${randomUUID()}.sqlite`);

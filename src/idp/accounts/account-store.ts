@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../common/sqlite-store';
 import { randomBytes } from 'node:crypto';
-import { DEFAULT_LOCALE, LOCALES, Locale } from '../../locale/locale';
+import { DEFAULT_LOCALE, LOCALES, Locale } from '../../shared/locale';
 import { hashPassword, needsRehash, verifyPassword } from './password-hasher';
 import { PasswordRule, checkPassword } from './password-policy';
 

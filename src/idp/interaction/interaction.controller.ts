@@ -13,7 +13,7 @@ import {
 import type { Request, Response } from 'express';
 import { I18nService } from 'nestjs-i18n';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { Locale, legalAgreementUrl, normalizeLocale, resolveLocale } from '../../locale/locale';
+import { Locale, legalAgreementUrl, normalizeLocale, resolveLocale } from '../../shared/locale';
 import { NO_STORE_HEADERS } from '../../render/render-page';
 import type { Translate } from '../../../views/translate';
 import { InteractionService } from './interaction.service';

@@ -1,9 +1,9 @@
 import { renderToString } from 'react-dom/server';
-import { LOCALES, type Locale } from '../../../src/locale/locale';
+import { LOCALES, type Locale } from '../../../src/shared/locale';
 import type { ShellData } from '../shell-data';
 import { Footer } from './Footer';
 import { FOOTER_VARIANTS, type FooterVariant } from './footer-links';
-import { footerTranslate, shellData } from './footer-test-data';
+import { footerTranslate, shellData } from '../../../test/fixtures/footer-test-data';
 
 function render(variant: FooterVariant, locale: Locale, overrides: Partial<ShellData> = {}) {
   return renderToString(

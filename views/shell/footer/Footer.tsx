@@ -1,5 +1,5 @@
 import { useContext } from 'react';
-import { logoPath } from '../../../src/brand/brand';
+import { logoPath } from '../../../src/shared/brand';
 import type { Translate } from '../../translate';
 import type { ShellData } from '../shell-data';
 import { ShellServicesContext } from '../shell-services';

@@ -1,5 +1,5 @@
-import { LOCALES, type Locale } from '../../../src/locale/locale';
-import { SERVICE_NAMES, type AppEnv } from '../../../src/config/environment';
+import { LOCALES, type Locale } from '../../../src/shared/locale';
+import { SERVICE_NAMES, type AppEnv } from '../../../src/shared/environment';
 import {
   EXTERNAL_SITES,
   FOOTER_VARIANTS,
@@ -10,7 +10,7 @@ import {
   type FooterSectionId,
   type FooterVariant,
 } from './footer-links';
-import { APP_ENVS, TEST_SERVICE_BASES, shellData } from './footer-test-data';
+import { APP_ENVS, TEST_SERVICE_BASES, shellData } from '../../../test/fixtures/footer-test-data';
 
 const ids = (items: readonly FooterItem[]) => items.map((i) => i.id);
 const allItems = (m: FooterModel) => [...m.sections.flatMap((s) => s.items), ...m.bottomLinks];

@@ -1,7 +1,7 @@
-import { BRAND_DEFINITIONS } from '../../../src/brand/brand-definitions';
-import type { Logo } from '../../../src/brand/brand';
-import type { AppEnv, ServiceBases } from '../../../src/config/environment';
-import { localizeUrl, type Locale } from '../../../src/locale/locale';
+import { BRAND_DEFINITIONS } from '../../../src/shared/brand-definitions';
+import type { Logo } from '../../../src/shared/brand';
+import type { AppEnv, ServiceBases } from '../../../src/shared/environment';
+import { localizeUrl, type Locale } from '../../../src/shared/locale';
 import type { ShellData } from '../shell-data';
 
 /** §2 Footer: the three variants. */

@@ -1,10 +1,10 @@
 import { renderToString } from 'react-dom/server';
-import { APP_ENVS } from '../../../src/config/environment';
-import { LOCALES, type Locale } from '../../../src/locale/locale';
+import { APP_ENVS } from '../../../src/shared/environment';
+import { LOCALES, type Locale } from '../../../src/shared/locale';
 import type { ShellData } from '../shell-data';
 import { ThemeContext } from '../theme-context';
 import { FullHeader } from './FullHeader';
-import { attributeValues, escapeHtml, shellData, translateFor } from './header.fixtures';
+import { attributeValues, escapeHtml, shellData, translateFor } from '../../../test/fixtures/header.fixtures';
 
 function render(data: ShellData, theme: 'light' | 'dark' = 'light'): string {
   return renderToString(

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { logoPath } from '../../../src/brand/brand';
-import { isDeveloperEnv } from '../../../src/config/environment';
+import { logoPath } from '../../../src/shared/brand';
+import { isDeveloperEnv } from '../../../src/shared/environment';
 import type { Translate } from '../../translate';
 import { Button } from '../../ui/Button';
 import type { ShellData } from '../shell-data';

@@ -1,8 +1,8 @@
 import { renderToString } from 'react-dom/server';
-import { BRANDS } from '../../../src/brand/brand';
-import { LOCALES } from '../../../src/locale/locale';
+import { BRANDS } from '../../../src/shared/brand';
+import { LOCALES } from '../../../src/shared/locale';
 import { simpleHeaderLogo } from './header-brand';
-import { escapeHtml, shellData, translateFor } from './header.fixtures';
+import { escapeHtml, shellData, translateFor } from '../../../test/fixtures/header.fixtures';
 import { SimpleHeader } from './SimpleHeader';
 
 describe(SimpleHeader.name, () => {

@@ -1,4 +1,4 @@
-import { logoPath } from '../../../src/brand/brand';
+import { logoPath } from '../../../src/shared/brand';
 import type { Translate } from '../../translate';
 import { Button } from '../../ui/Button';
 import type { ShellData } from '../shell-data';

@@ -1,4 +1,4 @@
-import type { Brand, Logo } from '../../../src/brand/brand';
+import type { Brand, Logo } from '../../../src/shared/brand';
 
 /**
  * §2 simple header: "the brand logo (collectors/grading or coin grading)". The grading brands (PSA and

@@ -1,6 +1,6 @@
 import { isActiveLink } from '../active-link';
-import { BRANDS } from '../../../src/brand/brand';
-import { LOCALES, type Locale } from '../../../src/locale/locale';
+import { BRANDS } from '../../../src/shared/brand';
+import { LOCALES, type Locale } from '../../../src/shared/locale';
 import { simpleHeaderLogo } from './header-brand';
 import {
   accountMenu,
@@ -12,7 +12,7 @@ import {
   type NavItem,
   type NavLink,
 } from './header-nav';
-import { APP_ENVS, shellData, translateFor } from './header.fixtures';
+import { APP_ENVS, shellData, translateFor } from '../../../test/fixtures/header.fixtures';
 
 const allLinks = (items: readonly NavItem[]): NavLink[] =>
   items.flatMap((item) => (item.kind === 'link' ? [item] : item.links));

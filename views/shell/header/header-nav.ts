@@ -1,6 +1,6 @@
-import type { Brand } from '../../../src/brand/brand';
-import type { ServiceBases } from '../../../src/config/environment';
-import { localizeUrl, type Locale } from '../../../src/locale/locale';
+import type { Brand } from '../../../src/shared/brand';
+import type { ServiceBases } from '../../../src/shared/environment';
+import { localizeUrl, type Locale } from '../../../src/shared/locale';
 import type { ShellData } from '../shell-data';
 
 /**

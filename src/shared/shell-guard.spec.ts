@@ -1,4 +1,4 @@
-import type { Brand } from '../brand/brand';
+import type { Brand } from './brand';
 import {
   AuthUserState,
   SIGNED_OUT,

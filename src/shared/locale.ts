@@ -1,4 +1,4 @@
-import type { Brand } from '../brand/brand';
+import type { Brand } from './brand';
 
 /** §1: supported locales; en-US is the default. */
 export const LOCALES = ['en-US', 'en-CA', 'fr-CA', 'ja-JP'] as const;

@@ -1,4 +1,4 @@
-import type { Brand } from '../brand/brand';
+import type { Brand } from './brand';
 
 /** §3 "Auth user state". */
 export interface AuthUserState {

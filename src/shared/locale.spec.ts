@@ -1,4 +1,4 @@
-import { Brand } from '../brand/brand';
+import { Brand } from './brand';
 import { Locale, legalAgreementUrl, localizeUrl, normalizeLocale, resolveLocale } from './locale';
 
 describe(resolveLocale.name, () => {

@@ -3,7 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import * as path from 'node:path';
 import { AppModule, AppModuleOptions } from './app.module';
-import { requestBodies } from './common/request-bodies';
+import { requestBodies } from './http/request-bodies';
 import type { AppConfig } from './config/app-config';
 import { isDeveloperEnv } from './shared/environment';
 import { CLIENT_DIST_DIR, LOCALES_DIR, PROJECT_ROOT } from './config/project-paths';

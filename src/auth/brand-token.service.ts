@@ -12,7 +12,7 @@ import { resolveLocale } from '../shared/locale';
 import { brandRedirectUrl } from './brand-handoff';
 import { HandoffCodes } from './handoff-codes';
 import { LoginStates, random } from './login-state';
-import { IdpError, OidcClient, TokenResult } from './oidc-client';
+import { IdpError, OidcClient, TokenResult } from '../oidc/oidc-client';
 import { BINDING_COOKIE, HANDOFF_HEADERS } from './signin.service';
 import type { SigninQuery } from './signin-query';
 

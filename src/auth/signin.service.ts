@@ -6,18 +6,18 @@ import type { RedirectPolicy } from '../brand/redirect-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { AppError } from '../errors/app-error';
-import { accountStatus } from '../shell/account-status';
+import { accountStatus } from '../session/account-status';
 import { shellGuard } from '../shared/shell-guard';
 import { DEFAULT_LOCALE } from '../shared/locale';
 import { AuthEvents } from '../logging/auth-events';
 import { SessionRecord, Sessions, TokenSet } from '../session/sessions';
-import { TokenRefresher } from '../token/token-refresher';
-import { AccountProfiles } from './account-profiles';
+import { LiveSessions } from '../session/live-sessions';
+import { AccountProfiles } from '../session/account-profiles';
 import { decideAfterLogin } from './after-login';
 import { brandRedirectUrl } from './brand-handoff';
 import { HandoffCodes } from './handoff-codes';
 import { LoginStates } from './login-state';
-import { OidcClient, TokenResult } from './oidc-client';
+import { OidcClient, TokenResult } from '../oidc/oidc-client';
 import type { SigninQuery } from './signin-query';
 
 /** The cookie that binds a pending sign-in to the browser that started it (RFC 9700 §4.7.1). */
@@ -42,7 +42,7 @@ export class SigninService {
     private readonly oidc: OidcClient,
     private readonly loginStates: LoginStates,
     private readonly sessions: Sessions,
-    private readonly refresher: TokenRefresher,
+    private readonly liveSessions: LiveSessions,
     private readonly cookies: ResponseCookies,
     private readonly handoffs: HandoffCodes,
     private readonly profiles: AccountProfiles,
@@ -52,7 +52,7 @@ export class SigninService {
   /** /signin: a valid session goes straight to the after-login step; otherwise to the IdP. */
   async start(query: SigninQuery, req: Request, res: Response): Promise<string> {
     const sessionId = this.cookies.read(req).sessionId;
-    const record = await this.liveSession(sessionId);
+    const record = await this.liveSessions.read(sessionId);
     if (record && sessionId) {
       // §2: the shell sends a collector here while a step is pending (migration, second-factor
       // set-up, survey); those steps are the IdP's, so this sign-in goes through it once more. The
@@ -190,15 +190,6 @@ export class SigninService {
         return decision.url;
       }
     }
-  }
-
-  /** A session that exists and whose tokens are usable (refreshed once if needed). */
-  async liveSession(sessionId: string | undefined): Promise<SessionRecord | undefined> {
-    if (!sessionId) return undefined;
-    const record = await this.sessions.get(sessionId);
-    if (!record) return undefined;
-    const fresh = await this.refresher.ensureFresh(sessionId, record);
-    return fresh ? this.sessions.touch(sessionId, fresh) : undefined;
   }
 
   private async ensureSession(current: {

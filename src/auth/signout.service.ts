@@ -12,8 +12,8 @@ import { ResponseCookies } from '../cookies/response-cookies';
 import { AuthEvents } from '../logging/auth-events';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
 import { random } from './login-state';
-import { OidcClient } from './oidc-client';
-import { SessionEnding } from './session-ending';
+import { OidcClient } from '../oidc/oidc-client';
+import { SessionEnding } from '../session/session-ending';
 
 const LOGOUT_STATE_TTL_SECONDS = 600;
 const MAX_CARRIED_PARAM = 2048;

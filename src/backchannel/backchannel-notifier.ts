@@ -1,9 +1,10 @@
-import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { AppLogger } from '../logging/app-logger';
 import { randomUUID } from 'node:crypto';
 import type { Brand } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { SessionEndNotifier, SessionEnding } from '../session/session-ending';
 import { LOGOUT_TOKEN_TYPE, LogoutTokenSubject, logoutTokenClaims } from './logout-token';
 import { ServiceSigningKey } from './service-signing-key';
 
@@ -40,7 +41,9 @@ export function retryDelayMs(attempt: number, baseMs: number): number {
  * never waits for the brands: delivery runs beside it.
  */
 @Injectable()
-export class BackchannelNotifier implements OnApplicationShutdown {
+export class BackchannelNotifier
+  implements OnApplicationShutdown, OnModuleInit, SessionEndNotifier
+{
   private readonly inFlight = new Set<Promise<unknown>>();
 
   constructor(
@@ -48,8 +51,18 @@ export class BackchannelNotifier implements OnApplicationShutdown {
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     private readonly key: ServiceSigningKey,
     private readonly logger: AppLogger,
+    private readonly ending: SessionEnding,
   ) {
     this.logger.setContext(BackchannelNotifier.name);
+  }
+
+  /** Every session ending from now on sends logout tokens (session-ending.ts's port). */
+  onModuleInit(): void {
+    this.ending.addNotifier(this);
+  }
+
+  sessionEnded(ended: LogoutTokenSubject): void {
+    void this.notify(ended);
   }
 
   /** Starts delivery to every registered brand; the promise is for tests and shutdown only. */

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Header, HttpCode, Inject, Post, Res } from '@nes
 import type { Response } from 'express';
 import { AppLogger } from '../logging/app-logger';
 import { createHash } from 'node:crypto';
-import { SessionEnding } from '../auth/session-ending';
+import { SessionEnding } from '../session/session-ending';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
 import { TokenVerifier } from '../token/token-verifier';

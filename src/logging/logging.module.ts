@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import pino from 'pino';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppLogger, NestLogger, ROOT_LOGGER } from './app-logger';
+import { AuthEvents } from './auth-events';
 import { rootLoggerOptions } from './log-format';
 
 export interface LoggingOptions {
@@ -31,8 +32,9 @@ export class LoggingModule {
         },
         AppLogger,
         NestLogger,
+        AuthEvents,
       ],
-      exports: [ROOT_LOGGER, AppLogger, NestLogger],
+      exports: [ROOT_LOGGER, AppLogger, NestLogger, AuthEvents],
     };
   }
 }

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { BRANDS, type Brand } from '../shared/brand';
 import { ERROR_STATUS } from '../errors/app-error';
-import type { SessionStore } from '../session/session-store';
 import { processMetricsRegistry } from './process-metrics';
 import { RoutedRequest, routeLabel } from './route-label';
 
@@ -18,7 +17,20 @@ const STORE_BUCKETS = [
 /** §4 Token handling: refreshed, refused by the IdP, impossible (no refresh token), or broke. */
 export type RefreshOutcome = 'success' | 'refused' | 'no_refresh_token' | 'error';
 /** The SessionStore calls that are timed (close is not: it happens once, at shutdown). */
-export type StoreOperation = Exclude<keyof SessionStore, 'kind' | 'close'>;
+export const STORE_OPERATIONS = [
+  'get',
+  'set',
+  'setIfAbsent',
+  'replace',
+  'take',
+  'delete',
+  'increment',
+  'addMember',
+  'removeMember',
+  'members',
+  'ping',
+] as const;
+export type StoreOperation = (typeof STORE_OPERATIONS)[number];
 
 /** The `error` label of a success. */
 export const NO_ERROR = 'none';

@@ -1,5 +1,4 @@
 export { AppMetrics } from './app-metrics';
 export type { RefreshOutcome, StoreOperation } from './app-metrics';
 export { httpMetricsMiddleware } from './http-metrics.middleware';
-export { InstrumentedSessionStore } from './instrumented-session-store';
 export { MetricsModule } from './metrics.module';

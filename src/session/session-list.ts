@@ -4,7 +4,6 @@ import type { ListedSession } from './sessions';
 
 export type { SessionSummary } from '../shared/session-summary';
 
-
 /** The caller's sessions, this one first, then the most recently used. */
 export function listSessions(
   listed: readonly ListedSession[],

@@ -1,6 +1,12 @@
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { AppMetrics, InstrumentedSessionStore } from '../metrics';
+import { AppMetrics } from '../metrics';
+import { AccountProfiles } from './account-profiles';
+import { InstrumentedSessionStore } from './instrumented-session-store';
+import { LiveSessions } from './live-sessions';
+import { SessionEnding } from './session-ending';
+import { Sessions } from './sessions';
+import { TokenRefresher } from './token-refresh';
 import { RedisSessionStore } from './redis-session-store';
 import { SESSION_STORE, SessionStore } from './session-store';
 import { SqliteSessionStore } from './sqlite-session-store';
@@ -15,9 +21,17 @@ export function createSessionStore(config: AppConfig): SessionStore {
   }
 }
 
+const SESSION_PROVIDERS = [Sessions, TokenRefresher, LiveSessions, SessionEnding, AccountProfiles];
+
+/**
+ * Server-side state (DESIGN.md "Storage"): the store port with its configured adapter, the session
+ * records, live sessions (read with their refresh), session ending, and the account facts kept
+ * beside them. Global: nearly every module reads who is signed in.
+ */
 @Global()
 @Module({
   providers: [
+    ...SESSION_PROVIDERS,
     {
       provide: SESSION_STORE,
       inject: [APP_CONFIG, AppMetrics],
@@ -26,7 +40,7 @@ export function createSessionStore(config: AppConfig): SessionStore {
         new InstrumentedSessionStore(createSessionStore(config), metrics),
     },
   ],
-  exports: [SESSION_STORE],
+  exports: [SESSION_STORE, ...SESSION_PROVIDERS],
 })
 export class SessionModule implements OnApplicationShutdown {
   constructor(@Inject(SESSION_STORE) private readonly store: SessionStore) {}

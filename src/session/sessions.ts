@@ -2,7 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type KeyObject, createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import type { Brand } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import type { TokenSet } from '../oidc/oidc-client';
 import { SESSION_STORE, SessionStore } from './session-store';
+
+export type { TokenSet } from '../oidc/oidc-client';
 
 /** §9: the sessionId cookie, and so the session, lasts one year. */
 export const SESSION_TTL_SECONDS = 31_536_000;
@@ -10,14 +13,6 @@ export const SESSION_TTL_SECONDS = 31_536_000;
 const TOUCH_INTERVAL_MS = 60_000;
 /** 256 bits from the CSPRNG (ASVS 5.0 7.2.3 asks for at least 128). */
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
-
-export interface TokenSet {
-  readonly accessToken: string;
-  readonly refreshToken?: string;
-  readonly idToken?: string;
-  /** Epoch seconds when the access token expires. */
-  readonly expiresAt: number;
-}
 
 export interface SessionRecord {
   readonly brand: Brand;

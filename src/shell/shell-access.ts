@@ -1,12 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { SigninService } from '../auth/signin.service';
 import type { Brand } from '../shared/brand';
 import { brandFromReferrer } from '../brand/brand-from-referrer';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ResponseCookies } from '../cookies/response-cookies';
+import { LiveSessions } from '../session/live-sessions';
 import type { SessionRecord } from '../session/sessions';
-import { accountStatus } from './account-status';
+import { accountStatus } from '../session/account-status';
 import { AuthUserState, shellGuard, shellSigninUrl } from '../shared/shell-guard';
 
 export interface ShellAdmission {
@@ -39,7 +39,7 @@ export function signedInPageOptions(admission: ShellAdmission): {
 export class ShellAccessCheck {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly signin: SigninService,
+    private readonly liveSessions: LiveSessions,
     private readonly cookies: ResponseCookies,
   ) {}
 
@@ -58,7 +58,7 @@ export class ShellAccessCheck {
 
   private async check(req: Request): Promise<ShellAccess> {
     const jar = this.cookies.read(req);
-    const record = await this.signin.liveSession(jar.sessionId);
+    const record = await this.liveSessions.read(jar.sessionId);
     const state = accountStatus(record);
     const brand = brandFromReferrer(req.headers.referer, this.config.brands);
     const reason = shellGuard(state, {

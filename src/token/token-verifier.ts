@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JWTPayload, createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
-import { OidcClient } from '../auth/oidc-client';
+import { OidcClient } from '../oidc/oidc-client';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 
 /** Okta's default authorization server issues access tokens for this audience. */

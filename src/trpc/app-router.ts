@@ -3,8 +3,8 @@ import { TRPCError } from '@trpc/server';
 import { randomUUID } from 'node:crypto';
 import { AppLogger } from '../logging/app-logger';
 import { z } from 'zod';
-import { AccountProfiles } from '../auth/account-profiles';
-import { SessionEnding } from '../auth/session-ending';
+import { AccountProfiles } from '../session/account-profiles';
+import { SessionEnding } from '../session/session-ending';
 import { listSessions } from '../session/session-list';
 import { BRANDS } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -18,7 +18,7 @@ import { validateCookieWrite } from '../cookies/cookie-validation';
 import { AuthEvents } from '../logging/auth-events';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
 import { Sessions } from '../session/sessions';
-import { accountStatus } from '../shell/account-status';
+import { accountStatus } from '../session/account-status';
 import { mutationProcedure, publicProcedure, router } from './trpc';
 
 /** log.clientError: what one report may carry (issue 5: size-capped). */

@@ -2,8 +2,8 @@ import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { NextFunction, Request, Response } from 'express';
-import { SigninService } from '../auth/signin.service';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { LiveSessions } from '../session/live-sessions';
 import type { SessionRecord } from '../session/sessions';
 import { parseCookieHeader } from '../cookies/cookie-header';
 import { localeOfRequest } from '../locale/request-locale';
@@ -27,7 +27,7 @@ export const MAX_BODY_BYTES = 4 * MAX_HEX_INPUT;
 export function createTrpcContext(
   req: Request,
   res: Response,
-  deps: { readonly signin: Pick<SigninService, 'liveSession'>; readonly publicOrigin: string },
+  deps: { readonly liveSessions: Pick<LiveSessions, 'read'>; readonly publicOrigin: string },
 ): TrpcContext {
   const sessionId = parseCookieHeader(req.headers.cookie).sessionId;
   let session: Promise<SessionRecord | undefined> | undefined;
@@ -37,7 +37,7 @@ export function createTrpcContext(
     locale: localeOfRequest(req),
     ssr: req.headers[SSR_HEADER] === '1' || req.headers[SSR_HEADER] === 'true',
     sessionId,
-    session: () => (session ??= deps.signin.liveSession(sessionId)),
+    session: () => (session ??= deps.liveSessions.read(sessionId)),
     publicOrigin: deps.publicOrigin,
   };
 }
@@ -55,7 +55,7 @@ export class TrpcMiddleware implements NestMiddleware {
 
   constructor(
     factory: AppRouterFactory,
-    signin: SigninService,
+    liveSessions: LiveSessions,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     const publicOrigin = new URL(config.http.publicUrl).origin;
@@ -63,7 +63,7 @@ export class TrpcMiddleware implements NestMiddleware {
       router: factory.build(),
       // A batch of a few inputs at their cap; without a limit the adapter would buffer any body.
       maxBodySize: MAX_BODY_BYTES,
-      createContext: ({ req, res }) => createTrpcContext(req, res, { signin, publicOrigin }),
+      createContext: ({ req, res }) => createTrpcContext(req, res, { liveSessions, publicOrigin }),
       responseMeta: ({ ctx, errors }) => {
         const headers = new Headers({ 'cache-control': 'no-store' });
         if (errors.length === 0) return { headers };

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SignJWT, createRemoteJWKSet, decodeJwt, importJWK, jwtVerify } from 'jose';
 import * as client from 'openid-client';
-import { AccountProfiles } from '../../src/auth/account-profiles';
+import { AccountProfiles } from '../../src/session/account-profiles';
 import { HANDOFF_TTL_SECONDS } from '../../src/auth/handoff-codes';
 import { redirectPolicyFromConfig } from '../../src/brand/redirect-policy';
 import { EmbeddedIdp } from '../../src/idp/provider/embedded-idp';

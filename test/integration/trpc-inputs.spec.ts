@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { AccountProfiles } from '../../src/auth/account-profiles';
+import { AccountProfiles } from '../../src/session/account-profiles';
 import { Sessions } from '../../src/session/sessions';
 import { MAX_HEX_INPUT, encodeHexJson } from '../../src/trpc/hex-json-transformer';
 import { CSRF_HEADER } from '../../src/trpc/trpc';

@@ -1,9 +1,9 @@
 import { TRPCError } from '@trpc/server';
 import type { Request, Response } from 'express';
 import { randomBytes } from 'node:crypto';
-import { AccountProfiles } from '../../src/auth/account-profiles';
-import { SigninService } from '../../src/auth/signin.service';
-import { SessionEnding } from '../../src/auth/session-ending';
+import { AccountProfiles } from '../../src/session/account-profiles';
+import { LiveSessions } from '../../src/session/live-sessions';
+import { SessionEnding } from '../../src/session/session-ending';
 import { Sessions } from '../../src/session/sessions';
 import { SESSION_STORE } from '../../src/session/session-store';
 import { AuthEvents } from '../../src/logging/auth-events';
@@ -48,8 +48,11 @@ function caller(options: CallOptions = {}) {
       return res;
     },
   } as unknown as Response;
-  const signin = t.app.get(SigninService);
-  return { api: createCaller(createTrpcContext(req, res, { signin, publicOrigin })), setCookies };
+  const liveSessions = t.app.get(LiveSessions);
+  return {
+    api: createCaller(createTrpcContext(req, res, { liveSessions, publicOrigin })),
+    setCookies,
+  };
 }
 
 /** The tRPC code a call failed with, or 'OK'. */
@@ -373,7 +376,7 @@ describe('cookie.setCookie on an https site (§9: Secure except on localhost)', 
     } as unknown as Request;
     const api = httpsCaller(
       createTrpcContext(req, res, {
-        signin: t.app.get(SigninService),
+        liveSessions: t.app.get(LiveSessions),
         publicOrigin: 'https://signin.collectors.com',
       }),
     );

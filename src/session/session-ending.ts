@@ -1,9 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { AppLogger } from '../logging/app-logger';
-import { BackchannelNotifier } from '../backchannel/backchannel-notifier';
-import type { ListedSession, SessionRecord } from '../session/sessions';
-import { Sessions } from '../session/sessions';
-import { OidcClient } from './oidc-client';
+import type { ListedSession, SessionRecord } from './sessions';
+import { Sessions } from './sessions';
+import { OidcClient } from '../oidc/oidc-client';
+
+/**
+ * Who is told when a session ends (the port). Back-channel logout implements it (it sends each brand
+ * that asked a logout token) and registers itself at start; the session layer never imports it.
+ */
+export interface SessionEndNotifier {
+  /** Called once per ended session; must not throw or make the ending wait. */
+  sessionEnded(ended: { readonly sub: string; readonly sid?: string }): void;
+}
 
 export type EndReason = 'signout' | 'api' | 'session-page' | 'everywhere' | 'idp-backchannel';
 
@@ -15,13 +23,19 @@ export type EndReason = 'signout' | 'api' | 'session-page' | 'everywhere' | 'idp
  */
 @Injectable()
 export class SessionEnding {
+  private readonly notifiers: SessionEndNotifier[] = [];
+
   constructor(
     private readonly sessions: Sessions,
     private readonly oidc: OidcClient,
-    private readonly notifier: BackchannelNotifier,
     private readonly logger: AppLogger,
   ) {
     this.logger.setContext(SessionEnding.name);
+  }
+
+  /** Registers a notifier (back-channel logout does, when its module starts). */
+  addNotifier(notifier: SessionEndNotifier): void {
+    this.notifiers.push(notifier);
   }
 
   /** By the id the browser holds; the ended record, if there was one. */
@@ -72,9 +86,8 @@ export class SessionEnding {
         );
       });
     }
-    void this.notifier.notify({
-      sub: record.sub,
-      ...(record.idpSid ? { sid: record.idpSid } : {}),
-    });
+    for (const notifier of this.notifiers) {
+      notifier.sessionEnded({ sub: record.sub, ...(record.idpSid ? { sid: record.idpSid } : {}) });
+    }
   }
 }

@@ -17,8 +17,8 @@ import { isBrand } from '../shared/brand';
 import type { Locale } from '../shared/locale';
 import { localeOfRequest } from '../locale/request-locale';
 import { ShellRenderer } from '../render/shell-renderer';
-import { AppError } from './app-error';
-import { errorSummary } from './error-summary';
+import { AppError } from '../errors/app-error';
+import { errorSummary } from '../errors/error-summary';
 
 export interface ErrorBody {
   readonly statusCode: number;

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import { tempDataDir } from '../../test/support/test-config';
-import { describeSessionStoreContract } from '../session/session-store.contract';
-import { SqliteSessionStore } from '../session/sqlite-session-store';
-import { AppMetrics } from './app-metrics';
+import { describeSessionStoreContract } from './session-store.contract';
+import { SqliteSessionStore } from './sqlite-session-store';
+import { AppMetrics } from '../metrics/app-metrics';
 import { InstrumentedSessionStore } from './instrumented-session-store';
 
 /** The instrumented store behaves exactly as the adapter it wraps: the whole contract, through it. */

@@ -1,5 +1,5 @@
 import { decodeJwt } from 'jose';
-import type { SessionRecord } from '../session/sessions';
+import type { SessionRecord } from './sessions';
 import { AuthUserState, SIGNED_OUT } from '../shared/shell-guard';
 
 /**

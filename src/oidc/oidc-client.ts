@@ -3,7 +3,6 @@ import * as client from 'openid-client';
 import type { ClientCredentials } from '../config/app-config';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
-import type { TokenSet } from '../session/sessions';
 
 /** §7: token redirects and refreshes ask for these scopes. */
 export const SIGNIN_SCOPE = 'openid customer offline_access';
@@ -50,6 +49,15 @@ const INVALID_RESPONSE_CODES: ReadonlySet<string> = new Set([
   'OAUTH_JWT_CLAIM_COMPARISON_FAILED',
   'OAUTH_JWT_TIMESTAMP_CHECK_FAILED',
 ]);
+
+/** §3 Token set, as this service keeps it: the tokens and when the access token expires. */
+export interface TokenSet {
+  readonly accessToken: string;
+  readonly refreshToken?: string;
+  readonly idToken?: string;
+  /** Epoch seconds when the access token expires. */
+  readonly expiresAt: number;
+}
 
 export interface TokenResult extends TokenSet {
   readonly claims: Record<string, unknown>;

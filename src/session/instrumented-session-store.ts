@@ -1,8 +1,11 @@
-import type { SessionStore } from '../session/session-store';
-import type { AppMetrics, StoreOperation } from './app-metrics';
+import type { SessionStore } from './session-store';
+import type { AppMetrics, StoreOperation } from '../metrics/app-metrics';
 
-/** Every timed operation, once: the compiler fails here when the SessionStore port gains one. */
-const OPERATIONS = {
+/**
+ * Every timed operation, once: the compiler fails here when the SessionStore port gains a call that
+ * metrics/app-metrics.ts does not list (metrics sits below session, so it names them itself).
+ */
+const OPERATIONS: Record<Exclude<keyof SessionStore, 'kind' | 'close'>, true> = {
   get: true,
   set: true,
   setIfAbsent: true,

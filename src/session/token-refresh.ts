@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppLogger } from '../logging/app-logger';
-import { IdpError, OidcClient } from '../auth/oidc-client';
+import { IdpError, OidcClient } from '../oidc/oidc-client';
 import { AppMetrics } from '../metrics';
-import { SESSION_STORE, SessionStore } from '../session/session-store';
-import { SessionRecord, Sessions, TokenSet } from '../session/sessions';
+import { SESSION_STORE, SessionStore } from './session-store';
+import { SessionRecord, Sessions, TokenSet } from './sessions';
 
 /** An access token this close to expiry is refreshed rather than handed out. */
 export const REFRESH_MARGIN_SECONDS = 30;

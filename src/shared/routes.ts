@@ -1,0 +1,50 @@
+/**
+ * Every path this service answers (§2 routes and the service's own), in one table. Controllers,
+ * rate limits, metrics labels, the embedded IdP's client registration and the browser client all
+ * read it, so a path is spelled once. Browser-safe: views/ and client/ import it.
+ */
+export const ROUTES = {
+  /** §2 Sign-in entry; takes the §3 query. */
+  signin: '/signin',
+  /** §2 Landing for a token redirect (the OIDC redirect URI of this service's client). */
+  loginLanding: '/handleloginredirect',
+  /** §2 Landing for a brand code redirect (the redirect URI of the brands' own clients). */
+  brandTokenLanding: '/handlebrandtokenredirect',
+  /** §2 Landing after sign-out (the post-logout redirect URI). */
+  logoutLanding: '/handlelogoutredirect',
+  /** §2 Sign-out when the brand is known. */
+  logout: '/logout/collectorsid',
+  /** §2 Unauthorized landing; takes error=Unauthorized|GoldinInvalidOktaSession. */
+  unauthorized: '/unauthredirect',
+  /** §2 Default landing after sign-in. */
+  collection: '/collection',
+  /** Session management (the collector's active sessions). */
+  sessions: '/account/sessions',
+  /** The server-to-server exchange of a one-time handoff code. */
+  handoffToken: '/api/handoff/token',
+  /** §7 The application API. */
+  api: '/api/collectors-web/trpc',
+  /** OIDC Back-Channel Logout 1.0: where the IdP sends logout tokens. */
+  backchannelLogout: '/backchannel-logout',
+  /** The service's public keys (the back-channel logout tokens it signs). */
+  jwks: '/.well-known/jwks.json',
+  /** The embedded IdP's issuer path (Okta's default authorization server). */
+  idp: '/oauth2/default',
+  /** The embedded IdP's sign-in steps (§4), one page per interaction. */
+  idpSteps: '/idp/signin',
+  /** The embedded IdP's outbox of messages it would have sent (local and dev). */
+  idpOutbox: '/idp/outbox',
+  /** A stand-in brand site for local and dev. */
+  demoBrand: '/demo/brand',
+  healthz: '/healthz',
+  readyz: '/readyz',
+  metrics: '/metrics',
+  /** Static files: brand logos and favicons, stylesheets. */
+  static: '/static/',
+  /** The content-hashed browser bundle. */
+  assets: '/static/app/',
+  /** §9 translation namespaces the client loads. */
+  locales: '/static/locales/',
+} as const;
+
+export type RouteName = keyof typeof ROUTES;

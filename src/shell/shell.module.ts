@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { CollectionController } from './collection.controller';
+import { SessionsController } from './sessions.controller';
+import { ShellAccessCheck } from './shell-access';
+
+/** The signed-in shell's guarded pages (§2): /collection and /account/sessions, behind the §2 rule. */
+@Module({
+  controllers: [CollectionController, SessionsController],
+  providers: [ShellAccessCheck],
+})
+export class ShellModule {}

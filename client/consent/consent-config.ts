@@ -1,7 +1,7 @@
 import type { CookieConsentConfig } from 'vanilla-cookieconsent';
 import type { Locale } from '../../src/shared/locale';
 import { CONSENT_COOKIE_NAME, type ConsentCategory } from './consent-cookie';
-import { CONSENT_TEXTS } from './consent-texts';
+import { consentTexts } from './consent-texts';
 
 /** Called with the accepted categories when the collector first chooses and whenever they change. */
 export type ConsentListener = (acceptedCategories: readonly string[]) => void;
@@ -41,7 +41,7 @@ export function consentConfig(locale: Locale, onChange?: ConsentListener): Cooki
       preferencesModal: { layout: 'box', equalWeightButtons: true },
     },
     categories,
-    language: { default: locale, translations: { [locale]: CONSENT_TEXTS[locale] } },
+    language: { default: locale, translations: { [locale]: consentTexts(locale) } },
     ...(onChange
       ? {
           onFirstConsent: ({ cookie }) => onChange(cookie.categories),

@@ -1,9 +1,10 @@
 import type { CookieConsentConfig } from 'vanilla-cookieconsent';
+import enUS from '../../locales/en-US/consent.json';
 import { LOCALES, type Locale } from '../../src/shared/locale';
 import { createConsentOpener, consentGiven, type ConsentModules } from './consent';
 import { consentConfig } from './consent-config';
 import { acceptedCategories, isCategoryAccepted } from './consent-cookie';
-import { CONSENT_TEXTS } from './consent-texts';
+import { consentTexts, toConsentTranslation } from './consent-texts';
 
 /** The cookie the consent manager writes: cc_cookie=<encodeURIComponent(JSON)>. */
 const consentCookie = (value: unknown) => `cc_cookie=${encodeURIComponent(JSON.stringify(value))}`;
@@ -57,7 +58,7 @@ describe(consentConfig.name, () => {
     });
     expect(config.language).toEqual({
       default: locale,
-      translations: { [locale]: CONSENT_TEXTS[locale] },
+      translations: { [locale]: consentTexts(locale) },
     });
     expect(config).toMatchObject({
       mode: 'opt-in',
@@ -81,9 +82,9 @@ describe(consentConfig.name, () => {
   });
 });
 
-describe('CONSENT_TEXTS', () => {
+describe(consentTexts.name, () => {
   const shape = (locale: Locale) => {
-    const t = CONSENT_TEXTS[locale];
+    const t = consentTexts(locale);
     return {
       consentModal: Object.keys(t.consentModal).sort(),
       preferencesModal: Object.keys(t.preferencesModal).sort(),
@@ -99,7 +100,7 @@ describe('CONSENT_TEXTS', () => {
   it.each(LOCALES)(
     '%s texts are non-empty plain text (the library inserts them as HTML)',
     (locale) => {
-      const strings = JSON.stringify(CONSENT_TEXTS[locale]).match(/"(?:[^"\\]|\\.)*"/g) ?? [];
+      const strings = JSON.stringify(consentTexts(locale)).match(/"(?:[^"\\]|\\.)*"/g) ?? [];
       for (const s of strings) {
         expect(s).not.toBe('""');
         expect(s).not.toMatch(/[<>]/);
@@ -108,8 +109,35 @@ describe('CONSENT_TEXTS', () => {
   );
 
   it('fr-CA and ja-JP are translated', () => {
-    expect(CONSENT_TEXTS['fr-CA'].preferencesModal.title).toBe('Préférences en matière de témoins');
-    expect(CONSENT_TEXTS['ja-JP'].preferencesModal.title).toBe('クッキー設定');
+    expect(consentTexts('fr-CA').preferencesModal.title).toBe('Préférences en matière de témoins');
+    expect(consentTexts('ja-JP').preferencesModal.title).toBe('クッキー設定');
+  });
+});
+
+describe(toConsentTranslation.name, () => {
+  it('maps locales/{locale}/consent.json to the library: shared buttons, one section per category', () => {
+    expect(toConsentTranslation(enUS)).toEqual({
+      consentModal: {
+        title: enUS.consentModal.title,
+        description: enUS.consentModal.description,
+        acceptAllBtn: 'Accept all',
+        acceptNecessaryBtn: 'Reject all',
+        showPreferencesBtn: 'Manage preferences',
+      },
+      preferencesModal: {
+        title: 'Cookie preferences',
+        acceptAllBtn: 'Accept all',
+        acceptNecessaryBtn: 'Reject all',
+        savePreferencesBtn: 'Save preferences',
+        closeIconLabel: 'Close',
+        serviceCounterLabel: 'Service|Services',
+        sections: [
+          enUS.preferencesModal.sections.privacyChoices,
+          { ...enUS.preferencesModal.sections.necessary, linkedCategory: 'necessary' },
+          { ...enUS.preferencesModal.sections.analytics, linkedCategory: 'analytics' },
+        ],
+      },
+    });
   });
 });
 

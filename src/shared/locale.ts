@@ -5,9 +5,19 @@ export const LOCALES = ['en-US', 'en-CA', 'fr-CA', 'ja-JP'] as const;
 export type Locale = (typeof LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = 'en-US';
 
-/** §7: translation namespaces; common is the default one. */
+/**
+ * §7: translation namespaces a page renders with; common is the default one. The shell serialises
+ * these into every page (src/render/shell-renderer.ts), so a namespace the first paint does not need
+ * belongs in BROWSER_NAMESPACES instead.
+ */
 export const NAMESPACES = ['common', 'footer', 'header'] as const;
 export type Namespace = (typeof NAMESPACES)[number];
+
+/**
+ * Namespaces only the browser reads, after the first paint, and no page embeds: the consent dialog's
+ * texts (client/consent/consent-texts.ts), which load with the consent manager on a footer click.
+ */
+export const BROWSER_NAMESPACES = ['consent'] as const;
 
 const BY_LOWER_CASE = new Map<string, Locale>(LOCALES.map((l) => [l.toLowerCase(), l]));
 /** A bare language picks the one region we serve it in (our choice; the spec names only full tags). */

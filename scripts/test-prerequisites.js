@@ -4,6 +4,10 @@
 // It installs Debian's packages when they are missing and we may (root with apt-get); otherwise it
 // stops with a message that says what to install. Tests are never skipped for a missing program:
 // a browser spec that still finds no Chromium fails with the same advice (test/support/chromium.ts).
+// Fonts: Chromium's own dependencies (libfontconfig1 -> fontconfig-config -> fonts-dejavu-core)
+// bring a Latin font even with --no-install-recommends, which is all the specs need: axe reads
+// colours and sizes from CSS, not glyphs. Only writing the README screenshots (SCREENSHOTS=1) needs a
+// Japanese font (fonts-noto-cjk), and that spec checks for it itself.
 'use strict';
 const { execFileSync, spawnSync } = require('node:child_process');
 
@@ -22,8 +26,9 @@ const REQUIRED = [
   },
 ];
 
+/** Whether `program` is on PATH. /bin/sh by its absolute path: PATH may not lead to a shell. */
 function has(program) {
-  return spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
+  return spawnSync('/bin/sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
 }
 
 const missing = REQUIRED.filter((r) => !has(r.program));

@@ -12,18 +12,19 @@ import { EmbeddedIdp } from './idp/provider/embedded-idp';
 import { NestLogger, ROOT_LOGGER } from './logging/app-logger';
 import { requestLogging } from './logging/request-logging';
 import { AppMetrics, httpMetricsMiddleware } from './metrics';
-import { TRPC_PATH } from './trpc/trpc.middleware';
+import { TRPC_PATH } from './api/trpc.middleware';
+import { ROUTES } from './shared/routes';
 
 /** Brand logos and favicons (§2, §9). Not content-hashed, so cached for a day rather than forever. */
 const STATIC_ASSETS = {
   dir: path.join(PROJECT_ROOT, 'client/public'),
-  prefix: '/static/',
+  prefix: ROUTES.static,
   maxAge: '1d',
 };
 /** The browser bundle: every name carries its content hash, so it may be cached for a year. */
 const BUNDLE_ASSETS = { dir: CLIENT_DIST_DIR, prefix: CLIENT_ASSETS_PREFIX, maxAge: '365d' };
 /** §9: translation namespaces the client loads lazily; not hashed, so revalidated hourly. */
-const LOCALE_ASSETS = { dir: LOCALES_DIR, prefix: '/static/locales/', maxAge: '1h' };
+const LOCALE_ASSETS = { dir: LOCALES_DIR, prefix: ROUTES.locales, maxAge: '1h' };
 
 /**
  * Builds the configured application; main.ts listens on it and integration tests drive it over HTTP,

@@ -20,7 +20,7 @@ import { RenderModule } from './render/render.module';
 import { SessionModule } from './session/session.module';
 import { ShellModule } from './shell/shell.module';
 import { TokenModule } from './token/token.module';
-import { TrpcModule } from './trpc/trpc.module';
+import { ApiModule } from './api/api.module';
 
 export type AppModuleOptions = LoggingOptions;
 
@@ -45,7 +45,7 @@ export class AppModule {
         TokenModule,
         AuthModule,
         ShellModule,
-        TrpcModule,
+        ApiModule,
         BackchannelModule,
         ...(isDeveloperEnv(config.env) ? [DemoModule] : []),
         ...(config.idp.mode === 'embedded' ? [IdpModule.forRoot()] : []),

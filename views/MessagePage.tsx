@@ -1,4 +1,4 @@
-import type { Translate } from './translate';
+import type { Translate } from '../src/shared/translate';
 
 export interface MessagePageProps {
   readonly t: Translate;

@@ -7,9 +7,10 @@ import {
   type TRPCLink,
 } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
-import type { AppRouter } from '../../src/trpc/app-router';
+import type { AppRouter } from '../../src/api/app-router';
 import { hexJsonTransformer } from '../../src/shared/hex-json';
-import { CSRF_HEADER, LOCALE_HEADER, SSR_HEADER, TRPC_PATH } from '../../src/shared/api-wire';
+import { CSRF_HEADER, LOCALE_HEADER, SSR_HEADER } from '../../src/shared/api-wire';
+import { ROUTES } from '../../src/shared/routes';
 import { NETWORK_MESSAGES, networkFetch } from './network-fetch';
 
 /** §8: where an UNAUTHORIZED answer sends the browser. */
@@ -67,7 +68,7 @@ function errorWatchLink(options: ApiClientOptions): TRPCLink<AppRouter> {
  * the locale (and x-ssr) headers, the CSRF header, §8's network messages and UNAUTHORIZED rule.
  */
 export function createApiClient(options: ApiClientOptions) {
-  const url = `${options.baseUrl ?? ''}${TRPC_PATH}`;
+  const url = `${options.baseUrl ?? ''}${ROUTES.api}`;
   const fetchImpl = networkFetch(
     options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     options.timeoutMs,

@@ -15,8 +15,8 @@ export type ConsentMessages = typeof enUS;
 
 /**
  * For now each locale's file is bundled into the consent chunk by esbuild's JSON loader (it loads with
- * the consent manager, never on first paint). Only consentTexts (and CONSENT_TEXTS, a test aid)
- * reads this table, so a namespace loader can take its place later.
+ * the consent manager, never on first paint). Only consentTexts reads this table, so a namespace
+ * loader can take its place later.
  */
 const CONSENT_MESSAGES: Readonly<Record<Locale, ConsentMessages>> = {
   'en-US': enUS,
@@ -63,15 +63,3 @@ export function toConsentTranslation(messages: ConsentMessages): Translation {
 export function consentTexts(locale: Locale): Translation {
   return toConsentTranslation(CONSENT_MESSAGES[locale]);
 }
-
-/**
- * Every locale's texts, for test/browser/shell-footer.spec.ts, which compares the dialog's title.
- * Debt: that spec should call consentTexts(locale); drop this table then (the page uses only
- * consentTexts).
- */
-export const CONSENT_TEXTS = Object.fromEntries(
-  Object.entries(CONSENT_MESSAGES).map(([locale, messages]) => [
-    locale,
-    toConsentTranslation(messages),
-  ]),
-) as Readonly<Record<Locale, Translation>>;

@@ -1,4 +1,5 @@
 import { STORAGE_KEYS_CLEARED_ON_SIGNOUT } from '../../views/shell/nudge/storage-keys';
+import { ROUTES } from '../../src/shared/routes';
 
 type Removable = Pick<Storage, 'removeItem'>;
 
@@ -20,7 +21,7 @@ export function clearSignedOutStorage(storages: readonly (Removable | undefined)
 export function isSignoutLink(href: string, origin: string): boolean {
   try {
     const url = new URL(href, origin);
-    return url.origin === origin && url.pathname === '/logout/collectorsid';
+    return url.origin === origin && url.pathname === ROUTES.logout;
   } catch {
     return false;
   }

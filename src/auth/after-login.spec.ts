@@ -1,8 +1,11 @@
 import { productionEnv, testConfig } from '../../test/support/test-config';
 import type { Brand } from '../shared/brand';
-import { redirectPolicyFromConfig } from '../brand/redirect-policy';
+import { checkRedirectUrl, redirectPolicyFromConfig } from '../brand/redirect-policy';
 import { AfterLoginDecision, LOCAL_COLLECTION_URL, decideAfterLogin } from './after-login';
-import type { SigninQuery } from './signin-query';
+import type { JourneyContext } from './journey';
+
+/** The rows give r and fr as raw strings; like /signin's parser, only ones that pass the policy arrive. */
+type SigninQuery = Omit<JourneyContext, 'r' | 'fr'> & { readonly r?: string; readonly fr?: string };
 
 const local = testConfig({ APP_ENV: 'local' });
 const dev = testConfig({ APP_ENV: 'dev' });
@@ -25,17 +28,32 @@ function decide(
   q: SigninQuery,
   allowForcedReturn = true,
 ): AfterLoginDecision {
+  const policy = redirectPolicyFromConfig(config);
+  const { r, fr, ...rest } = q;
+  const checked = (url: string | undefined) => {
+    const decision = url === undefined ? undefined : checkRedirectUrl(url, policy);
+    return decision?.ok ? decision.url : undefined;
+  };
+  const journey: JourneyContext = {
+    ...rest,
+    ...(checked(r) ? { r: checked(r) } : {}),
+    ...(checked(fr) ? { fr: checked(fr) } : {}),
+  };
   return decideAfterLogin({
     env: config.env,
-    query: q,
+    journey,
     brand: config.brands[q.brand],
-    policy: redirectPolicyFromConfig(config),
+    policy,
     publicUrl: config.http.publicUrl,
     allowForcedReturn,
   });
 }
 
-type Row = [string, typeof local, SigninQuery, AfterLoginDecision, boolean?];
+/** Expected decisions are written as plain strings; the checked URLs compare equal to them. */
+type Plain<T> = T extends unknown
+  ? { [K in keyof T]: NonNullable<T[K]> extends string ? string : T[K] }
+  : never;
+type Row = [string, typeof local, SigninQuery, Plain<AfterLoginDecision>, boolean?];
 
 const rows: Row[] = [
   // §4 step 3
@@ -349,7 +367,7 @@ describe(decideAfterLogin.name, () => {
     const config = testConfig({ APP_ENV: 'prod' });
     const decision = decideAfterLogin({
       env: 'prod',
-      query: query('psa'),
+      journey: query('psa') as JourneyContext,
       brand: { ...config.brands.psa, tokenURL: 'https://evil.com/cb' },
       policy: redirectPolicyFromConfig(config),
       publicUrl: config.http.publicUrl,

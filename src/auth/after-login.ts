@@ -1,9 +1,10 @@
-import type { BrandConfig } from '../brand/brand-directory';
+import type { BrandConfig } from '../config/brand-directory';
 import type { Brand } from '../shared/brand';
-import { RedirectPolicy, checkRedirectUrl } from '../brand/redirect-policy';
-import { isLocalOverride, selectReturnTarget } from '../brand/return-target';
+import { RedirectPolicy, SafeRedirectUrl, checkRedirectUrl } from '../brand/redirect-policy';
+import { isLocalOverride } from '../brand/return-target';
+import { AppError } from '../errors/app-error';
 import type { AppEnv } from '../shared/environment';
-import type { SigninQuery } from './signin-query';
+import type { JourneyContext } from './journey';
 
 /** §4 step 5: the collectors and grading mobile apps get no session id. */
 export const BRANDS_WITHOUT_SESSION: ReadonlySet<Brand> = new Set<Brand>([
@@ -19,7 +20,7 @@ export const LOCAL_COLLECTION_URL = 'http://localhost:3333/collection';
 
 export interface AfterLoginInput {
   readonly env: AppEnv;
-  readonly query: SigninQuery;
+  readonly journey: JourneyContext;
   readonly brand: BrandConfig;
   readonly policy: RedirectPolicy;
   /** This service's origin, e.g. https://signin.collectors.com. */
@@ -32,22 +33,22 @@ export type AfterLoginDecision =
   /** §4 step 3: back to the sign-in path (the IdP's steps), then on with postWelcome set. */
   | { readonly kind: 'signin'; readonly reason: 'returnToSignIn' | 'welcome' }
   /** §4 step 4: the auction brand's own state URL. */
-  | { readonly kind: 'auction'; readonly url: string }
+  | { readonly kind: 'auction'; readonly url: SafeRedirectUrl }
   /** §4 step 4 without a usable state: /unauthredirect?error=GoldinInvalidOktaSession. */
   | { readonly kind: 'unauthorized'; readonly error: 'GoldinInvalidOktaSession' }
   /** §4 steps 5-8: a redirect brand receives the session. */
   | {
       readonly kind: 'brand';
-      readonly target: string;
+      readonly target: SafeRedirectUrl;
       readonly createSession: boolean;
       /** tokens-in-url: si, t, rt appended (§4 step 6); handoff-code: si and a one-time code. */
       readonly handoff: 'tokens-in-url' | 'handoff-code';
       /** §4 step 7: mobile brands leave no token cookies behind. */
       readonly clearTokenCookies: boolean;
-      readonly returnUrl?: string;
+      readonly returnUrl?: SafeRedirectUrl;
     }
   /** §4 step 9: no brand target. */
-  | { readonly kind: 'return'; readonly url: string; readonly createSession: true };
+  | { readonly kind: 'return'; readonly url: SafeRedirectUrl; readonly createSession: true };
 
 /**
  * §4 "After login", steps 3-9, as one pure decision. Steps 1 and 2 (the sign-in event, accepted
@@ -55,7 +56,7 @@ export type AfterLoginDecision =
  * which this decision only asks for.
  */
 export function decideAfterLogin(input: AfterLoginInput): AfterLoginDecision {
-  const { query, brand, policy, env } = input;
+  const { journey: query, brand, policy, env } = input;
 
   // Step 3.
   if (query.returnToSignIn) return { kind: 'signin', reason: 'returnToSignIn' };
@@ -71,8 +72,8 @@ export function decideAfterLogin(input: AfterLoginInput): AfterLoginDecision {
       : { kind: 'unauthorized', error: 'GoldinInvalidOktaSession' };
   }
 
-  const returnTarget = selectReturnTarget(query, policy, { allowForced: input.allowForcedReturn });
-  const returnUrl = returnTarget.kind === 'url' ? returnTarget.url : undefined;
+  // §5: fr, where the flow allows it, wins over r. Both passed the policy at the door.
+  const returnUrl = (input.allowForcedReturn ? query.fr : undefined) ?? query.r;
   const local = isLocalOverride(query.l, env);
 
   // Steps 5-8: every brand other than collectors and the auction brands is a redirect brand (§3).
@@ -93,6 +94,21 @@ export function decideAfterLogin(input: AfterLoginInput): AfterLoginDecision {
   }
 
   // Step 9.
-  if (local) return { kind: 'return', url: LOCAL_COLLECTION_URL, createSession: true };
-  return { kind: 'return', url: returnUrl ?? `${input.publicUrl}/collection`, createSession: true };
+  if (local)
+    return { kind: 'return', url: ownTarget(LOCAL_COLLECTION_URL, policy), createSession: true };
+  return {
+    kind: 'return',
+    url: returnUrl ?? ownTarget(`${input.publicUrl}/collection`, policy),
+    createSession: true,
+  };
+}
+
+/**
+ * A target the service builds itself from configuration (§4 step 9). It goes through the policy like
+ * any other Location; one it cannot build is §8's "not a valid env URL", a configuration fault.
+ */
+function ownTarget(url: string, policy: RedirectPolicy): SafeRedirectUrl {
+  const checked = checkRedirectUrl(url, policy);
+  if (!checked.ok) throw new AppError('InvalidRedirectUrl', `${url} is not a valid env URL`);
+  return checked.url;
 }

@@ -1,18 +1,42 @@
-import { Body, Controller, Get, Headers, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Post,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Inject } from '@nestjs/common';
 import { REDIRECT_POLICY } from '../brand/brand.module';
 import type { RedirectPolicy } from '../brand/redirect-policy';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { ResponseCookies } from '../cookies/response-cookies';
 import { AppError } from '../errors/app-error';
+import { applyRedirect } from '../http/apply-outcome';
+import type { RedirectOutcome } from '../http/outcome';
+import { ROUTES } from '../shared/routes';
 import { BrandTokenService } from './brand-token.service';
 import { HandoffExchange } from './handoff-exchange';
-import { parseSigninQuery } from './signin-query';
+import { parseSigninQuery } from './journey';
+import { BINDING_COOKIE } from './login-state';
+import {
+  parseBrandTokenQuery,
+  parseIdpAnswer,
+  parseLogoutLanding,
+  parseLogoutQuery,
+} from './route-queries';
 import { SigninService } from './signin.service';
 import { SignoutService } from './signout.service';
 
+type RawQuery = Record<string, unknown>;
+
 /**
- * §2 routes of the sign-in service. Handlers only translate HTTP: the services decide, and every
- * Location they return has passed the redirect policy.
+ * §2 routes of the sign-in service. Each handler parses the request into typed input, asks its
+ * service, and applies the outcome; the services never see the request or the response.
  */
 @Controller()
 export class AuthController {
@@ -21,15 +45,13 @@ export class AuthController {
     private readonly signout: SignoutService,
     private readonly brandToken: BrandTokenService,
     private readonly handoff: HandoffExchange,
+    private readonly cookies: ResponseCookies,
     @Inject(REDIRECT_POLICY) private readonly policy: RedirectPolicy,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  @Get('signin')
-  async start(
-    @Query() raw: Record<string, unknown>,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
+  @Get(ROUTES.signin)
+  async start(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
     const parsed = parseSigninQuery(raw, this.policy);
     if (!parsed.ok) {
       // Never a redirect on bad input: the error page, in the collector's language (§8).
@@ -39,31 +61,63 @@ export class AuthController {
         parsed.problems.map((p) => p.message).join('; '),
       );
     }
-    this.redirect(res, await this.signin.start(parsed.query, req, res));
+    const { sessionId } = this.cookies.read(req);
+    this.send(
+      res,
+      await this.signin.start({ journey: parsed.journey, ...(sessionId ? { sessionId } : {}) }),
+    );
   }
 
-  @Get('handleloginredirect')
-  async land(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.redirect(res, await this.signin.land(req, res));
+  @Get(ROUTES.loginLanding)
+  async land(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const jar = this.cookies.read(req);
+    const userAgent = req.headers['user-agent'];
+    this.send(
+      res,
+      await this.signin.land({
+        ...parseIdpAnswer(raw),
+        callbackUrl: this.callbackUrl(req),
+        ...(jar[BINDING_COOKIE] ? { binding: jar[BINDING_COOKIE] } : {}),
+        ...(jar.sessionId ? { sessionId: jar.sessionId } : {}),
+        ...(typeof userAgent === 'string' ? { userAgent } : {}),
+      }),
+    );
   }
 
-  @Get('handlebrandtokenredirect')
-  async brand(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.redirect(res, await this.brandToken.handle(req, res));
+  @Get(ROUTES.brandTokenLanding)
+  async brand(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const query = parseBrandTokenQuery(raw, this.policy);
+    if (query.kind === 'start') {
+      this.send(res, await this.brandToken.start(query));
+      return;
+    }
+    const binding = this.cookies.read(req)[BINDING_COOKIE];
+    this.send(
+      res,
+      await this.brandToken.land({
+        ...query,
+        callbackUrl: this.callbackUrl(req),
+        ...(binding ? { binding } : {}),
+      }),
+    );
   }
 
-  @Get('logout/collectorsid')
-  async logout(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.redirect(res, await this.signout.signOut(req, res));
+  @Get(ROUTES.logout)
+  async logout(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const { sessionId } = this.cookies.read(req);
+    this.send(
+      res,
+      await this.signout.signOut({ ...parseLogoutQuery(raw), ...(sessionId ? { sessionId } : {}) }),
+    );
   }
 
-  @Get('handlelogoutredirect')
-  async loggedOut(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.redirect(res, await this.signout.landed(req, res));
+  @Get(ROUTES.logoutLanding)
+  async loggedOut(@Query() raw: RawQuery, @Res() res: Response): Promise<void> {
+    this.send(res, await this.signout.landed(parseLogoutLanding(raw).state));
   }
 
   /** The server-to-server exchange of a one-time handoff code (README "Handoff"). */
-  @Post('api/handoff/token')
+  @Post(ROUTES.handoffToken)
   @HttpCode(200)
   async exchange(
     @Headers('authorization') authorization: unknown,
@@ -80,11 +134,12 @@ export class AuthController {
     res.status(result.status).json({ error: result.error, error_description: result.description });
   }
 
-  /**
-   * A bare 302: Express's res.redirect would also negotiate and write an HTML/text body that no
-   * browser shows, on the busiest route of the service.
-   */
-  private redirect(res: Response, location: string): void {
-    res.status(302).set('Cache-Control', 'no-store').location(location).end();
+  private send(res: Response, outcome: RedirectOutcome): void {
+    applyRedirect(res, this.cookies, outcome);
+  }
+
+  /** The whole callback URL as the IdP sent it, on this service's public origin. */
+  private callbackUrl(req: Request): URL {
+    return new URL(req.originalUrl, this.config.http.publicUrl);
   }
 }

@@ -1,4 +1,5 @@
-import type { TokenSet } from '../session/sessions';
+import { SafeRedirectUrl, withQueryParams } from '../brand/redirect-policy';
+import type { TokenSet } from '../oidc/oidc-client';
 
 /**
  * §4 step 6: the query a brand redirect carries. With `tokens-in-url` (the spec's behaviour for web
@@ -6,19 +7,16 @@ import type { TokenSet } from '../session/sessions';
  * one-time code instead of tokens. A validated return URL rides along as `r`.
  */
 export function brandRedirectUrl(
-  target: string,
+  target: SafeRedirectUrl,
   handoff: { mode: 'tokens-in-url'; tokens: TokenSet } | { mode: 'handoff-code'; code: string },
   sessionId: string | undefined,
-  returnUrl: string | undefined,
-): string {
-  const url = new URL(target);
-  if (sessionId) url.searchParams.set('si', sessionId);
-  if (handoff.mode === 'tokens-in-url') {
-    url.searchParams.set('t', handoff.tokens.accessToken);
-    if (handoff.tokens.refreshToken) url.searchParams.set('rt', handoff.tokens.refreshToken);
-  } else {
-    url.searchParams.set('code', handoff.code);
-  }
-  if (returnUrl) url.searchParams.set('r', returnUrl);
-  return url.href;
+  returnUrl: SafeRedirectUrl | undefined,
+): SafeRedirectUrl {
+  return withQueryParams(target, {
+    si: sessionId,
+    ...(handoff.mode === 'tokens-in-url'
+      ? { t: handoff.tokens.accessToken, rt: handoff.tokens.refreshToken }
+      : { code: handoff.code }),
+    r: returnUrl,
+  });
 }

@@ -1,20 +1,25 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { parseBrandParam } from '../shared/brand-query';
 import { REDIRECT_POLICY } from '../brand/brand.module';
 import { RedirectPolicy, checkRedirectUrl } from '../brand/redirect-policy';
-import { isLocalOverride, selectReturnTarget } from '../brand/return-target';
+import { isLocalOverride } from '../brand/return-target';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { ResponseCookies } from '../cookies/response-cookies';
 import { AppError } from '../errors/app-error';
+import { HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
 import { AuthEvents } from '../logging/auth-events';
-import { resolveLocale } from '../shared/locale';
+import { IdpError, OidcClient, TokenResult } from '../oidc/oidc-client';
+import { randomKey } from '../session/one-time-store';
+import { ROUTES, servicePath } from '../shared/routes';
 import { brandRedirectUrl } from './brand-handoff';
 import { HandoffCodes } from './handoff-codes';
-import { LoginStates, random } from './login-state';
-import { IdpError, OidcClient, TokenResult } from '../oidc/oidc-client';
-import { BINDING_COOKIE, HANDOFF_HEADERS } from './signin.service';
-import type { SigninQuery } from './signin-query';
+import type { JourneyContext } from './journey';
+import { BINDING_COOKIE, LoginStates } from './login-state';
+import type { BrandTokenStart, IdpAnswer } from './route-queries';
+
+/** The brand code redirect's landing: the IdP's answer on the callback URL, and the browser binding. */
+export interface BrandTokenLanding extends IdpAnswer {
+  readonly callbackUrl: URL;
+  readonly binding?: string;
+}
 
 /**
  * §4 brand code redirect, on /handlebrandtokenredirect: without `code`/`state` it starts (authorize for
@@ -29,77 +34,58 @@ export class BrandTokenService {
     @Inject(REDIRECT_POLICY) private readonly policy: RedirectPolicy,
     private readonly oidc: OidcClient,
     private readonly loginStates: LoginStates,
-    private readonly cookies: ResponseCookies,
     private readonly handoffs: HandoffCodes,
     private readonly events: AuthEvents,
   ) {}
 
   private get redirectUri(): string {
-    return `${this.config.http.publicUrl}/handlebrandtokenredirect`;
+    return `${this.config.http.publicUrl}${ROUTES.brandTokenLanding}`;
   }
 
-  async handle(req: Request, res: Response): Promise<string> {
-    const landing =
-      req.query.state !== undefined ||
-      req.query.code !== undefined ||
-      req.query.error !== undefined;
-    return landing ? this.land(req, res) : this.start(req, res);
-  }
-
-  private async start(req: Request, res: Response): Promise<string> {
-    const b = parseBrandParam(req.query.b);
-    const credentials = b.ok ? this.config.brandClients[b.brand] : undefined;
-    const r = req.query.r;
-    const target =
-      r === undefined
-        ? { kind: 'none' as const }
-        : selectReturnTarget({ r }, this.policy, { allowForced: false });
+  async start(request: BrandTokenStart): Promise<RedirectOutcome> {
+    const brand = request.brand;
+    const credentials = brand ? this.config.brandClients[brand] : undefined;
     if (
-      !b.ok ||
+      !brand ||
       !credentials ||
-      target.kind === 'rejected' ||
-      this.config.brands[b.brand].clientType === 'mobile-app'
+      request.badReturnUrl ||
+      this.config.brands[brand].clientType === 'mobile-app'
     ) {
       throw new AppError(
         'InvalidBrandTokenRedirectParams',
         'b must be a brand with its own client; r must be a valid env URL',
       );
     }
-    const l = typeof req.query.l === 'string' ? req.query.l : undefined;
-    const query: SigninQuery = {
-      brand: b.brand,
-      ...(target.kind === 'url' ? { r: target.url } : {}),
-      ...(l ? { l } : {}),
+    const journey: JourneyContext = {
+      brand,
+      ...(request.r ? { r: request.r } : {}),
+      ...(request.l ? { l: request.l } : {}),
       isNewAccount: false,
       isMigrated: false,
       postWelcome: false,
       returnToSignIn: false,
-      locale: resolveLocale({ l, lang: req.query.lang, brand: b.brand }),
+      locale: request.locale,
     };
-    const nonce = random();
+    const nonce = randomKey();
     const { state, binding } = await this.loginStates.begin({
       kind: 'brand',
-      query,
+      journey,
       nonce,
-      brandClient: b.brand,
+      brandClient: brand,
     });
-    this.cookies.set(res, BINDING_COOKIE, binding);
     try {
       const url = await this.oidc.authorizationUrl(
-        { redirectUri: this.redirectUri, state, nonce, prompt: 'none', uiLocales: query.locale },
+        { redirectUri: this.redirectUri, state, nonce, prompt: 'none', uiLocales: journey.locale },
         credentials,
       );
-      return url.href;
+      return redirectTo(url, { cookies: [{ set: BINDING_COOKIE, value: binding }] });
     } catch (error) {
       throw new AppError('OktaError', 'the IdP could not be reached', { cause: error });
     }
   }
 
-  private async land(req: Request, res: Response): Promise<string> {
-    const pending = await this.loginStates.take(
-      req.query.state,
-      this.cookies.read(req)[BINDING_COOKIE],
-    );
+  async land(landing: BrandTokenLanding): Promise<RedirectOutcome> {
+    const pending = await this.loginStates.take(landing.state, landing.binding);
     if (!pending || pending.kind !== 'brand' || !pending.brandClient) {
       throw new AppError(
         'InvalidBrandTokenLoginState',
@@ -110,24 +96,17 @@ export class BrandTokenService {
     const credentials = this.config.brandClients[brand];
     if (!credentials)
       throw new AppError('InvalidBrandTokenRedirectParams', 'the brand has no client');
-    const error = typeof req.query.error === 'string' ? req.query.error : undefined;
-    if (error === 'login_required') {
+    if (landing.error === 'login_required') {
       // No IdP session yet: the collector signs in the usual way, and comes back to the brand.
-      const back = new URLSearchParams({
-        b: brand,
-        ...(pending.query.r ? { r: pending.query.r } : {}),
-      });
-      return `/signin?${back.toString()}`;
+      return redirectTo(servicePath('signin', { b: brand, r: pending.journey.r }));
     }
-    if (error) throw new AppError('BrandLoginFailed', `the IdP answered ${error.slice(0, 64)}`);
+    if (landing.error)
+      throw new AppError('BrandLoginFailed', `the IdP answered ${landing.error.slice(0, 64)}`);
     let tokens: TokenResult;
     try {
       tokens = await this.oidc.exchangeCode(
-        new URL(req.originalUrl, this.config.http.publicUrl),
-        {
-          state: typeof req.query.state === 'string' ? req.query.state : '',
-          ...(pending.nonce ? { nonce: pending.nonce } : {}),
-        },
+        landing.callbackUrl,
+        { state: landing.state, ...(pending.nonce ? { nonce: pending.nonce } : {}) },
         credentials,
       );
     } catch (e) {
@@ -142,7 +121,7 @@ export class BrandTokenService {
       'brand-code',
     );
     const config = this.config.brands[brand];
-    const candidate = isLocalOverride(pending.query.l, this.config.env)
+    const candidate = isLocalOverride(pending.journey.l, this.config.env)
       ? config.localURL
       : config.tokenURL;
     const target = checkRedirectUrl(candidate, this.policy);
@@ -155,8 +134,9 @@ export class BrandTokenService {
       config.handoff === 'tokens-in-url'
         ? ({ mode: 'tokens-in-url', tokens } as const)
         : ({ mode: 'handoff-code', code: await this.handoffs.issue({ brand, tokens }) } as const);
-    res.set(HANDOFF_HEADERS);
-    return brandRedirectUrl(target.url, handoff, undefined, pending.query.r);
+    return redirectTo(brandRedirectUrl(target.url, handoff, undefined, pending.journey.r), {
+      headers: HANDOFF_HEADERS,
+    });
   }
 }
 

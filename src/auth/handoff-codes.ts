@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash } from 'node:crypto';
 import type { Brand } from '../shared/brand';
+import { OneTimeStore } from '../session/one-time-store';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
-import type { TokenSet } from '../session/sessions';
-import { random } from './login-state';
+import type { TokenSet } from '../oidc/oidc-client';
 
 /** Issue 4: a handoff code lives 60 seconds and is used once. */
 export const HANDOFF_TTL_SECONDS = 60;
@@ -21,21 +20,17 @@ export interface Handoff {
  */
 @Injectable()
 export class HandoffCodes {
-  constructor(@Inject(SESSION_STORE) private readonly store: SessionStore) {}
+  private readonly codes: OneTimeStore<Handoff>;
 
-  async issue(handoff: Handoff): Promise<string> {
-    const code = random(32);
-    await this.store.set(this.key(code), JSON.stringify(handoff), HANDOFF_TTL_SECONDS);
-    return code;
+  constructor(@Inject(SESSION_STORE) store: SessionStore) {
+    this.codes = new OneTimeStore<Handoff>(store, 'handoff', HANDOFF_TTL_SECONDS);
   }
 
-  async take(code: unknown): Promise<Handoff | undefined> {
-    if (typeof code !== 'string' || code.length === 0 || code.length > 200) return undefined;
-    const raw = await this.store.take(this.key(code));
-    return raw ? (JSON.parse(raw) as Handoff) : undefined;
+  issue(handoff: Handoff): Promise<string> {
+    return this.codes.issue(handoff);
   }
 
-  private key(code: string): string {
-    return `handoff:${createHash('sha256').update(code).digest('base64url')}`;
+  take(code: unknown): Promise<Handoff | undefined> {
+    return this.codes.take(code);
   }
 }

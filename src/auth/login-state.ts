@@ -1,20 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Brand } from '../shared/brand';
+import { OneTimeStore, randomKey } from '../session/one-time-store';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
-import type { SigninQuery } from './signin-query';
+import type { JourneyContext } from './journey';
 
 /** A sign-in round trip at the IdP must finish within this time. */
 export const LOGIN_STATE_TTL_SECONDS = 600;
 
+/** The cookie that binds a pending sign-in to the browser that started it (RFC 9700 §4.7.1). */
+export const BINDING_COOKIE = 'signinBinding' as const;
+
 /**
- * What the service remembers between sending the collector to the IdP and the landing: the validated
- * query, the PKCE verifier and nonce, and a hash of the browser binding (RFC 9700 §4.7.1: state bound
- * to the user agent). Kept server-side under the OIDC `state`, used once.
+ * What the service remembers between sending the collector to the IdP and the landing: the journey
+ * context, the PKCE verifier and nonce, and a hash of the browser binding (RFC 9700 §4.7.1: state
+ * bound to the user agent). Kept server-side under the OIDC `state`, used once.
  */
 export interface PendingLogin {
   readonly kind: 'token' | 'brand';
-  readonly query: SigninQuery;
+  readonly journey: JourneyContext;
   readonly verifier?: string;
   readonly nonce?: string;
   /** For the brand code redirect: whose client asked. */
@@ -25,21 +29,26 @@ export interface PendingLogin {
   readonly createdAt: number;
 }
 
-export const random = (bytes = 32): string => randomBytes(bytes).toString('base64url');
 const hash = (value: string): string => createHash('sha256').update(value).digest('base64url');
 
 @Injectable()
 export class LoginStates {
-  constructor(@Inject(SESSION_STORE) private readonly store: SessionStore) {}
+  private readonly pending: OneTimeStore<PendingLogin>;
+
+  constructor(@Inject(SESSION_STORE) store: SessionStore) {
+    this.pending = new OneTimeStore<PendingLogin>(store, 'login', LOGIN_STATE_TTL_SECONDS);
+  }
 
   /** Saves the pending login; returns the OIDC state and the binding value for the browser cookie. */
   async begin(
     pending: Omit<PendingLogin, 'bindingHash' | 'createdAt'>,
   ): Promise<{ state: string; binding: string }> {
-    const state = random();
-    const binding = random();
-    const record: PendingLogin = { ...pending, bindingHash: hash(binding), createdAt: Date.now() };
-    await this.store.set(`login:${hash(state)}`, JSON.stringify(record), LOGIN_STATE_TTL_SECONDS);
+    const binding = randomKey();
+    const state = await this.pending.issue({
+      ...pending,
+      bindingHash: hash(binding),
+      createdAt: Date.now(),
+    });
     return { state, binding };
   }
 
@@ -48,10 +57,8 @@ export class LoginStates {
    * (the binding cookie); a mismatch consumes it anyway, so a stolen state is useless.
    */
   async take(state: unknown, binding: unknown): Promise<PendingLogin | undefined> {
-    if (typeof state !== 'string' || state.length === 0 || state.length > 200) return undefined;
-    const raw = await this.store.take(`login:${hash(state)}`);
-    if (!raw || typeof binding !== 'string') return undefined;
-    const pending = JSON.parse(raw) as PendingLogin;
+    const pending = await this.pending.take(state);
+    if (!pending || typeof binding !== 'string') return undefined;
     const expected = Buffer.from(pending.bindingHash);
     const actual = Buffer.from(hash(binding));
     return expected.length === actual.length && timingSafeEqual(expected, actual)

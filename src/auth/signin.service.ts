@@ -1,38 +1,49 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import * as client from 'openid-client';
 import { REDIRECT_POLICY } from '../brand/brand.module';
 import type { RedirectPolicy } from '../brand/redirect-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { ResponseCookies } from '../cookies/response-cookies';
 import { AppError } from '../errors/app-error';
-import { accountStatus } from '../session/account-status';
-import { shellGuard } from '../shared/shell-guard';
-import { DEFAULT_LOCALE } from '../shared/locale';
+import { CookieChange, HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
 import { AuthEvents } from '../logging/auth-events';
-import { SessionRecord, Sessions, TokenSet } from '../session/sessions';
-import { LiveSessions } from '../session/live-sessions';
+import { OidcClient, TokenResult, TokenSet } from '../oidc/oidc-client';
 import { AccountProfiles } from '../session/account-profiles';
+import { accountStatus } from '../session/account-status';
+import { LiveSessions } from '../session/live-sessions';
+import { SessionRecord, Sessions } from '../session/sessions';
+import { DEFAULT_LOCALE } from '../shared/locale';
+import { ROUTES, servicePath } from '../shared/routes';
+import { shellGuard } from '../shared/shell-guard';
 import { decideAfterLogin } from './after-login';
 import { brandRedirectUrl } from './brand-handoff';
 import { HandoffCodes } from './handoff-codes';
-import { LoginStates } from './login-state';
-import { OidcClient, TokenResult } from '../oidc/oidc-client';
-import type { SigninQuery } from './signin-query';
+import type { JourneyContext } from './journey';
+import { BINDING_COOKIE, LoginStates } from './login-state';
 
-/** The cookie that binds a pending sign-in to the browser that started it (RFC 9700 §4.7.1). */
-export const BINDING_COOKIE = 'signinBinding' as const;
+/** What a sign-in started with: the journey and the session the browser already holds, if any. */
+export interface SigninStart {
+  readonly journey: JourneyContext;
+  readonly sessionId?: string;
+}
 
-/** Headers on every redirect that carries a session to a brand (issue 4, RFC 9700 §4.2.4). */
-export const HANDOFF_HEADERS = {
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-store',
-} as const;
+/** What the IdP sent back to /handleloginredirect, and what the browser holds. */
+export interface LoginLanding {
+  /** The whole callback URL: openid-client checks code, state and iss on it (RFC 9207). */
+  readonly callbackUrl: URL;
+  readonly state: string;
+  readonly error?: string;
+  /** The binding cookie of the browser that started the sign-in (RFC 9700 §4.7.1). */
+  readonly binding?: string;
+  readonly sessionId?: string;
+  readonly userAgent?: string;
+}
+
+type NewSession = Omit<SessionRecord, 'createdAt' | 'lastUsedAt'>;
 
 /**
- * The sign-in journey (DESIGN.md flows 1-3): start at the IdP or reuse a session, land, and apply the
- * after-login decision. Answers with the Location to send the browser to; the controller only
- * redirects.
+ * The sign-in journey (DESIGN.md flows 1-3), from the brand's link to the brand's landing: start at
+ * the IdP or reuse a session, land, and apply the after-login decision. Each step returns an outcome
+ * (where to go, which cookies, which headers) that the controller applies.
  */
 @Injectable()
 export class SigninService {
@@ -43,75 +54,70 @@ export class SigninService {
     private readonly loginStates: LoginStates,
     private readonly sessions: Sessions,
     private readonly liveSessions: LiveSessions,
-    private readonly cookies: ResponseCookies,
     private readonly handoffs: HandoffCodes,
     private readonly profiles: AccountProfiles,
     private readonly events: AuthEvents,
   ) {}
 
-  /** /signin: a valid session goes straight to the after-login step; otherwise to the IdP. */
-  async start(query: SigninQuery, req: Request, res: Response): Promise<string> {
-    const sessionId = this.cookies.read(req).sessionId;
+  /** /signin: a live session goes straight to the after-login step; otherwise to the IdP. */
+  async start({ journey, sessionId }: SigninStart): Promise<RedirectOutcome> {
     const record = await this.liveSessions.read(sessionId);
     if (record && sessionId) {
       // §2: the shell sends a collector here while a step is pending (migration, second-factor
       // set-up, survey); those steps are the IdP's, so this sign-in goes through it once more. The
       // promptMfaSignin flag is the browser's to apply (its shell only comes here when it allows the
       // prompt), so it is not consulted here: whoever arrives with a step pending is offered it.
-      const pending = shellGuard(accountStatus(record), { brand: query.brand });
+      const pending = shellGuard(accountStatus(record), { brand: journey.brand });
       if (pending !== undefined && pending !== 'not-signed-in') {
-        return this.toIdp(query, res, 'login', true);
+        return this.toIdp(journey, 'login', true);
       }
-      this.events.signin(query.brand, subjectOf(record), 'session');
-      return this.afterLogin(query, { sessionId, record }, res);
+      this.events.signin(journey.brand, subjectOf(record), 'session');
+      return this.afterLogin(journey, { sessionId, record });
     }
-    return this.toIdp(query, res);
+    return this.toIdp(journey);
   }
 
   /** Code flow with PKCE S256, state and nonce (§4, DESIGN.md flow 1). */
   private async toIdp(
-    query: SigninQuery,
-    res: Response,
+    journey: JourneyContext,
     prompt?: 'login',
     offerSteps = false,
-  ): Promise<string> {
+  ): Promise<RedirectOutcome> {
     // code_verifier and nonce MUST be fresh for every redirect (openid-client, RFC 9700 §2.1.1).
     const verifier = client.randomPKCECodeVerifier();
     const nonce = client.randomNonce();
     const { state, binding } = await this.loginStates.begin({
       kind: 'token',
-      query,
+      journey,
       verifier,
       nonce,
       ...(offerSteps ? { offerSteps } : {}),
     });
-    this.cookies.set(res, BINDING_COOKIE, binding);
     const url = await this.oidc.authorizationUrl({
-      redirectUri: `${this.config.http.publicUrl}/handleloginredirect`,
+      redirectUri: `${this.config.http.publicUrl}${ROUTES.loginLanding}`,
       state,
       nonce,
       codeChallenge: await client.calculatePKCECodeChallenge(verifier),
-      uiLocales: query.locale,
+      uiLocales: journey.locale,
       ...(prompt ? { prompt } : {}),
     });
-    return url.href;
+    return redirectTo(url, { cookies: [{ set: BINDING_COOKIE, value: binding }] });
   }
 
   /** /handleloginredirect: state check, code exchange with ID-token validation, a new session. */
-  async land(req: Request, res: Response): Promise<string> {
-    const state = typeof req.query.state === 'string' ? req.query.state : '';
-    const pending = await this.loginStates.take(state, this.cookies.read(req)[BINDING_COOKIE]);
+  async land(landing: LoginLanding): Promise<RedirectOutcome> {
+    const pending = await this.loginStates.take(landing.state, landing.binding);
     if (!pending || pending.kind !== 'token')
       throw new AppError(
         'InvalidLoginState',
         'sign-in state missing, expired or from another browser',
       );
-    const error = typeof req.query.error === 'string' ? req.query.error : undefined;
-    if (error) throw new AppError('SigninFailed', `the IdP answered ${error.slice(0, 64)}`);
+    if (landing.error)
+      throw new AppError('SigninFailed', `the IdP answered ${landing.error.slice(0, 64)}`);
     let tokens: TokenResult;
     try {
-      tokens = await this.oidc.exchangeCode(this.callbackUrl(req), {
-        state,
+      tokens = await this.oidc.exchangeCode(landing.callbackUrl, {
+        state: landing.state,
         nonce: pending.nonce,
         verifier: pending.verifier,
       });
@@ -119,111 +125,113 @@ export class SigninService {
       throw new AppError('SigninFailed', 'the sign-in could not be completed', { cause: e });
     }
     // A fresh session id on every authentication (ASVS 5.0 7.2.4); the old one, if any, ends.
-    await this.sessions.delete(this.cookies.read(req).sessionId);
+    await this.sessions.delete(landing.sessionId);
     const record = {
-      ...sessionFrom(pending.query, tokens, req),
+      ...sessionFrom(pending.journey, tokens, landing.userAgent),
       ...(pending.offerSteps ? { stepsOffered: true } : {}),
     };
-    this.events.signin(pending.query.brand, subjectOf(record), 'idp');
-    return this.afterLogin(pending.query, { record }, res);
+    this.events.signin(pending.journey.brand, subjectOf(record), 'idp');
+    return this.afterLogin(pending.journey, { record });
   }
 
   /**
    * §4 After login. Steps 1 and 2 here; the decision for steps 3-9; then its effects: session,
-   * cookies, handoff code, and the Location.
+   * cookies, handoff code, and where to go.
    */
   private async afterLogin(
-    query: SigninQuery,
-    current: { sessionId?: string; record: Omit<SessionRecord, 'createdAt' | 'lastUsedAt'> },
-    res: Response,
-  ): Promise<string> {
-    if (query.acceptedTermsAndConditions !== undefined) {
+    journey: JourneyContext,
+    current: { sessionId?: string; record: NewSession },
+  ): Promise<RedirectOutcome> {
+    if (journey.acceptedTermsAndConditions !== undefined) {
       await this.profiles.update(current.record.sub, {
-        acceptedTermsAndConditions: query.acceptedTermsAndConditions,
+        acceptedTermsAndConditions: journey.acceptedTermsAndConditions,
       });
     }
-    const brand = this.config.brands[query.brand];
     const decision = decideAfterLogin({
       env: this.config.env,
-      query,
-      brand,
+      journey,
+      brand: this.config.brands[journey.brand],
       policy: this.policy,
       publicUrl: this.config.http.publicUrl,
       allowForcedReturn: true,
     });
+    const tokens = current.record.tokens;
     switch (decision.kind) {
       case 'signin':
         // Back through the IdP's steps, then on: postWelcome stops the loop (§4 step 3).
-        return this.toIdp({ ...query, returnToSignIn: false, postWelcome: true }, res, 'login');
+        return this.toIdp({ ...journey, returnToSignIn: false, postWelcome: true }, 'login');
       case 'auction':
-        res.set(HANDOFF_HEADERS);
-        return decision.url;
-      case 'unauthorized': {
+        return redirectTo(decision.url, { headers: HANDOFF_HEADERS });
+      case 'unauthorized':
         // The page speaks the collector's language, so the locale the sign-in resolved travels along.
-        const unauth = new URLSearchParams({ error: decision.error });
-        if (query.locale !== DEFAULT_LOCALE) unauth.set('lang', query.locale);
-        return `/unauthredirect?${unauth.toString()}`;
-      }
+        return redirectTo(
+          servicePath('unauthorized', {
+            error: decision.error,
+            lang: journey.locale !== DEFAULT_LOCALE ? journey.locale : undefined,
+          }),
+        );
       case 'brand': {
         const sessionId = decision.createSession ? await this.ensureSession(current) : undefined;
-        if (decision.clearTokenCookies) this.cookies.clearTokens(res);
-        else this.storeCookies(res, current.record.tokens, sessionId);
-        const tokens = current.record.tokens;
         const handoff =
           decision.handoff === 'tokens-in-url'
             ? ({ mode: 'tokens-in-url', tokens } as const)
             : ({
                 mode: 'handoff-code',
                 code: await this.handoffs.issue({
-                  brand: query.brand,
+                  brand: journey.brand,
                   tokens,
                   ...(sessionId ? { sessionId } : {}),
                 }),
               } as const);
-        res.set(HANDOFF_HEADERS);
-        return brandRedirectUrl(decision.target, handoff, sessionId, decision.returnUrl);
+        return redirectTo(
+          brandRedirectUrl(decision.target, handoff, sessionId, decision.returnUrl),
+          {
+            cookies: decision.clearTokenCookies
+              ? [{ clearTokens: true }]
+              : tokenCookies(tokens, sessionId),
+            headers: HANDOFF_HEADERS,
+          },
+        );
       }
       case 'return': {
         const sessionId = await this.ensureSession(current);
-        this.storeCookies(res, current.record.tokens, sessionId);
-        res.set(HANDOFF_HEADERS);
-        return decision.url;
+        return redirectTo(decision.url, {
+          cookies: tokenCookies(tokens, sessionId),
+          headers: HANDOFF_HEADERS,
+        });
       }
     }
   }
 
   private async ensureSession(current: {
     sessionId?: string;
-    record: Omit<SessionRecord, 'createdAt' | 'lastUsedAt'>;
+    record: NewSession;
   }): Promise<string> {
     return current.sessionId ?? this.sessions.create(current.record);
   }
-
-  private storeCookies(res: Response, tokens: TokenSet, sessionId: string | undefined): void {
-    this.cookies.set(res, 'accessToken', tokens.accessToken);
-    if (tokens.refreshToken) this.cookies.set(res, 'refreshToken', tokens.refreshToken);
-    if (sessionId) this.cookies.set(res, 'sessionId', sessionId);
-  }
-
-  callbackUrl(req: Request): URL {
-    return new URL(req.originalUrl, this.config.http.publicUrl);
-  }
 }
 
+/** §9 token cookies and the sessionId cookie (§4 step 5), holding the current tokens. */
+function tokenCookies(tokens: TokenSet, sessionId: string | undefined): CookieChange[] {
+  return [
+    { set: 'accessToken', value: tokens.accessToken },
+    ...(tokens.refreshToken ? [{ set: 'refreshToken', value: tokens.refreshToken } as const] : []),
+    ...(sessionId ? [{ set: 'sessionId', value: sessionId } as const] : []),
+  ];
+}
+
+/** The session record a completed sign-in creates. */
 export function sessionFrom(
-  query: SigninQuery,
+  journey: JourneyContext,
   tokens: TokenResult,
-  req: Request,
-): Omit<SessionRecord, 'createdAt' | 'lastUsedAt'> {
+  userAgent: string | undefined,
+): NewSession {
   const sub = typeof tokens.claims.sub === 'string' ? tokens.claims.sub : '';
   const collectorsId =
     typeof tokens.claims.CollectorsId === 'number' ? tokens.claims.CollectorsId : undefined;
-  const userAgent =
-    typeof req.headers['user-agent'] === 'string'
-      ? req.headers['user-agent'].slice(0, 256)
-      : undefined;
+  const device = userAgent?.slice(0, 256);
   return {
-    brand: query.brand,
+    brand: journey.brand,
     sub,
     ...(collectorsId !== undefined ? { collectorsId } : {}),
     tokens: {
@@ -232,7 +240,7 @@ export function sessionFrom(
       ...(tokens.idToken ? { idToken: tokens.idToken } : {}),
       expiresAt: tokens.expiresAt,
     },
-    ...(userAgent ? { userAgent } : {}),
+    ...(device ? { userAgent: device } : {}),
     // The IdP's session, named in its back-channel logout tokens (OIDC Back-Channel Logout §2.4).
     ...(typeof tokens.claims.sid === 'string' && tokens.claims.sid.length <= 256
       ? { idpSid: tokens.claims.sid }

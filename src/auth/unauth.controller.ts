@@ -4,6 +4,7 @@ import { parseBrandParam } from '../shared/brand-query';
 import { AppError } from '../errors/app-error';
 import { resolveLocale } from '../shared/locale';
 import { PageRenderer } from '../render/page-renderer';
+import { ROUTES, servicePath } from '../shared/routes';
 
 /** §2, §8: the two values /unauthredirect takes. */
 export const UNAUTH_ERRORS = ['Unauthorized', 'GoldinInvalidOktaSession'] as const;
@@ -14,7 +15,7 @@ type UnauthError = (typeof UNAUTH_ERRORS)[number];
 export class UnauthController {
   constructor(private readonly pages: PageRenderer) {}
 
-  @Get('unauthredirect')
+  @Get(ROUTES.unauthorized)
   show(@Query() query: Record<string, unknown>, @Res() res: Response): void {
     const error = query.error ?? 'Unauthorized';
     if (typeof error !== 'string' || !(UNAUTH_ERRORS as readonly string[]).includes(error)) {
@@ -32,7 +33,7 @@ export class UnauthController {
     const html = this.pages.message(locale, brand, {
       title: t('common.unauth.title'),
       message: t(`common.unauth.${error as UnauthError}`),
-      action: { href: `/signin?${again.toString()}`, label: t('common.unauth.signInAgain') },
+      action: { href: servicePath('signin', again), label: t('common.unauth.signInAgain') },
       alert: true,
     });
     res

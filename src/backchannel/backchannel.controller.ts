@@ -8,9 +8,10 @@ import { SESSION_STORE, SessionStore } from '../session/session-store';
 import { TokenVerifier } from '../token/token-verifier';
 import { LOGOUT_TOKEN_LIFETIME_SECONDS, logoutTokenProblem } from './logout-token';
 import { ServiceSigningKey } from './service-signing-key';
+import { ROUTES } from '../shared/routes';
 
 /** Where the IdP posts its logout tokens for this service (registered as backchannel_logout_uri). */
-export const BACKCHANNEL_LOGOUT_PATH = '/backchannel-logout';
+export const BACKCHANNEL_LOGOUT_PATH = ROUTES.backchannelLogout;
 
 /**
  * OpenID Connect Back-Channel Logout 1.0 in both directions: the IdP tells this service that one of
@@ -31,13 +32,13 @@ export class BackchannelController {
   }
 
   /** This service's public signing keys (RFC 7517), for brands that verify its logout tokens. */
-  @Get('.well-known/jwks.json')
+  @Get(ROUTES.jwks)
   @Header('Cache-Control', 'public, max-age=300')
   jwks() {
     return this.key.jwks();
   }
 
-  @Post(BACKCHANNEL_LOGOUT_PATH.slice(1))
+  @Post(ROUTES.backchannelLogout)
   @HttpCode(200)
   async receive(
     @Body() body: Record<string, unknown> | undefined,

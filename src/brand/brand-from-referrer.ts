@@ -1,5 +1,5 @@
 import { BRANDS, Brand } from '../shared/brand';
-import type { BrandDirectory } from './brand-directory';
+import type { BrandDirectory } from '../config/brand-directory';
 
 /**
  * When two brands share a site (psa and grading live on the grading base), the more specific code

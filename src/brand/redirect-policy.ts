@@ -37,8 +37,19 @@ export type RedirectRejection =
   | 'scheme-not-allowed'
   | 'origin-not-allowed';
 
+declare const checkedByThePolicy: unique symbol;
+
+/**
+ * A URL that passed `checkRedirectUrl`, re-serialised. Only that function makes one, and
+ * `withQueryParams` below, which adds query values to one (which cannot change its origin or scheme).
+ * The only writer of a Location header for a caller-supplied
+ * URL (src/http/apply-outcome.ts) accepts nothing else: so a URL cannot reach the browser without
+ * passing the policy, and once it has passed, its type says so and it is not checked again.
+ */
+export type SafeRedirectUrl = string & { readonly [checkedByThePolicy]: true };
+
 export type RedirectDecision =
-  | { readonly ok: true; readonly url: string }
+  | { readonly ok: true; readonly url: SafeRedirectUrl }
   | { readonly ok: false; readonly reason: RedirectRejection };
 
 /** §8: the error text for a rejected redirect URL. */
@@ -73,10 +84,25 @@ export function checkRedirectUrl(raw: unknown, policy: RedirectPolicy): Redirect
     if (!PLAIN_HTTP_AUTHORITY.test(raw)) return { ok: false, reason: 'unparseable' };
     // `url.origin` is the normalised scheme://host[:port] with the default port dropped.
     if (!policy.allowedOrigins.has(url.origin)) return { ok: false, reason: 'origin-not-allowed' };
-    return { ok: true, url: url.href };
+    return { ok: true, url: url.href as SafeRedirectUrl };
   }
-  if (policy.appSchemes.has(scheme)) return { ok: true, url: url.href };
+  if (policy.appSchemes.has(scheme)) return { ok: true, url: url.href as SafeRedirectUrl };
   return { ok: false, reason: 'scheme-not-allowed' };
+}
+
+/**
+ * The same checked URL with query values set (§4 step 6: si, t, rt appended to the brand target).
+ * Setting search parameters re-serialises only the query, so the origin the policy accepted stays.
+ */
+export function withQueryParams(
+  url: SafeRedirectUrl,
+  params: Readonly<Record<string, string | undefined>>,
+): SafeRedirectUrl {
+  const parsed = new URL(url);
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== undefined) parsed.searchParams.set(name, value);
+  }
+  return parsed.href as SafeRedirectUrl;
 }
 
 function originOf(url: string): string | undefined {

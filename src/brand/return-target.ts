@@ -1,10 +1,15 @@
 import type { AppEnv } from '../shared/environment';
 import { isDeveloperEnv } from '../shared/environment';
-import { RedirectPolicy, RedirectRejection, checkRedirectUrl } from './redirect-policy';
+import {
+  RedirectPolicy,
+  RedirectRejection,
+  SafeRedirectUrl,
+  checkRedirectUrl,
+} from './redirect-policy';
 
 export type ReturnTarget =
   | { readonly kind: 'none' }
-  | { readonly kind: 'url'; readonly url: string; readonly from: 'r' | 'fr' }
+  | { readonly kind: 'url'; readonly url: SafeRedirectUrl; readonly from: 'r' | 'fr' }
   | { readonly kind: 'rejected'; readonly param: 'r' | 'fr'; readonly reason: RedirectRejection };
 
 export interface ReturnTargetQuery {

@@ -1,5 +1,5 @@
 import type { Brand } from '../shared/brand';
-import type { BrandDirectory } from '../brand/brand-directory';
+import type { BrandDirectory } from './brand-directory';
 import type { AppEnv, ServiceBases } from '../shared/environment';
 
 export type SessionStoreConfig =
@@ -68,6 +68,8 @@ export interface AppConfig {
     readonly credentialPosts: RateLimit;
     readonly signinPerAddress: RateLimit;
     readonly signinPerSession: RateLimit;
+    /** §8 log.clientError reports per client address: anyone may send them, signed in or not. */
+    readonly clientErrors: RateLimit;
   };
   readonly log: {
     readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

@@ -69,6 +69,11 @@ describe(parseConfig.name, () => {
     ['redis without a URL', { SESSION_STORE: 'redis' }, ['REDIS_URL']],
     ['redis with a bad URL', { SESSION_STORE: 'redis', REDIS_URL: 'http://x' }, ['REDIS_URL']],
     ['an unknown log level', { LOG_LEVEL: 'loud' }, ['LOG_LEVEL']],
+    [
+      'a client-error limit without its window',
+      { RATE_LIMIT_CLIENT_ERRORS: '120' },
+      ['RATE_LIMIT_CLIENT_ERRORS'],
+    ],
     ['a public URL with credentials', { PUBLIC_URL: 'https://a:b@x.com' }, ['PUBLIC_URL']],
     ['a relative service URL', { GRADING_BASE_URL: 'psacard.com' }, ['GRADING_BASE_URL']],
     ['brand URLs that are not JSON', { BRAND_URLS: '{pcgs:' }, ['BRAND_URLS']],
@@ -163,6 +168,28 @@ describe(parseConfig.name, () => {
   it('qa is as strict as prod', () => {
     expect(problemsOf({ ...productionEnv('qa'), IDP_MODE: 'embedded' })).toEqual(['IDP_MODE']);
     expect(problemsOf(productionEnv('qa'))).toEqual([]);
+  });
+});
+
+describe('rate limits (DESIGN.md "Brute force", §8 client error reports)', () => {
+  it.each([
+    ['no variable', {}, { limit: 120, windowSeconds: 60 }, { limit: 120, windowSeconds: 60 }],
+    [
+      'RATE_LIMIT_CLIENT_ERRORS alone',
+      { RATE_LIMIT_CLIENT_ERRORS: '5/30' },
+      { limit: 5, windowSeconds: 30 },
+      { limit: 120, windowSeconds: 60 },
+    ],
+    [
+      'RATE_LIMIT_SIGNIN alone',
+      { RATE_LIMIT_SIGNIN: '7/10' },
+      { limit: 120, windowSeconds: 60 },
+      { limit: 7, windowSeconds: 10 },
+    ],
+  ] as const)('with %s: client errors %o, sign-ins %o', (_name, env, clientErrors, signin) => {
+    const { rateLimit } = parseConfig(env);
+    expect(rateLimit.clientErrors).toEqual(clientErrors);
+    expect(rateLimit.signinPerAddress).toEqual(signin);
   });
 });
 

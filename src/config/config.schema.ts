@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import { BRANDS, Brand, REDIRECT_BRANDS } from '../shared/brand';
-import { BrandUrlOverride, ConfigProblem, buildBrandDirectory } from '../brand/brand-directory';
+import { BrandUrlOverride, ConfigProblem, buildBrandDirectory } from './brand-directory';
 import type { AppConfig, ClientCredentials, IdpMode, SessionStoreConfig } from './app-config';
 import {
   APP_ENVS,
@@ -371,6 +371,12 @@ export function parseConfig(raw: RawEnv): AppConfig {
     signinPerAddress: read('RATE_LIMIT_SIGNIN', rateLimitSchema, { limit: 120, windowSeconds: 60 }),
     signinPerSession: read('RATE_LIMIT_SIGNIN_SESSION', rateLimitSchema, {
       limit: 60,
+      windowSeconds: 60,
+    }),
+    // §8 error reports are not sign-ins: their own setting (with RATE_LIMIT_SIGNIN's default), so
+    // that raising one limit does not raise the other.
+    clientErrors: read('RATE_LIMIT_CLIENT_ERRORS', rateLimitSchema, {
+      limit: 120,
       windowSeconds: 60,
     }),
   };

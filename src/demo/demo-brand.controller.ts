@@ -5,6 +5,7 @@ import { isBrand } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { TokenVerifier } from '../token/token-verifier';
+import { ROUTES } from '../shared/routes';
 
 /**
  * A stand-in brand site for local and dev (issue 4, item 11): brand redirects land here by default,
@@ -12,7 +13,7 @@ import { TokenVerifier } from '../token/token-verifier';
  * access token against the IdP's JWKS, or exchange a one-time handoff code server-to-server with the
  * brand's credentials. It shows claims, never the tokens themselves.
  */
-@Controller('demo/brand')
+@Controller(ROUTES.demoBrand)
 export class DemoBrandController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { ShutdownState } from '../lifecycle/shutdown-state';
 import { READINESS_CHECKS } from './health.tokens';
 import { HealthReport, ReadinessCheck, runChecks } from './readiness-check';
+import { ROUTES } from '../shared/routes';
 
 /** What readiness answers from the moment a shutdown begins (no dependency is asked). */
 export const DRAINING_REPORT: HealthReport = {
@@ -18,7 +19,7 @@ export class HealthController {
   ) {}
 
   /** Liveness: the process runs and its event loop answers. Never touches a dependency. */
-  @Get('healthz')
+  @Get(ROUTES.healthz)
   @Header('Cache-Control', 'no-store')
   live(): HealthReport {
     return { status: 'ok', checks: { process: { status: 'up' } } };
@@ -28,7 +29,7 @@ export class HealthController {
    * Readiness: every dependency answers; 503 otherwise, so the load balancer stops sending traffic.
    * Also 503 at once while shutting down (src/lifecycle/graceful-shutdown.ts).
    */
-  @Get('readyz')
+  @Get(ROUTES.readyz)
   @Header('Cache-Control', 'no-store')
   async ready(@Res({ passthrough: true }) res: Response): Promise<HealthReport> {
     const report = this.shutdown.draining ? DRAINING_REPORT : await runChecks(this.checks);

@@ -7,14 +7,13 @@ import {
   Inject,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { I18nService } from 'nestjs-i18n';
+import { Translators } from '../locale/translators';
 import { AppLogger } from '../logging/app-logger';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { redactUrl } from '../logging/redaction';
 import { AppMetrics } from '../metrics';
-import type { Translate } from '../../views/translate';
+import type { Translate } from '../shared/translate';
 import { isBrand } from '../shared/brand';
-import type { Locale } from '../shared/locale';
 import { localeOfRequest } from '../locale/request-locale';
 import { ShellRenderer } from '../render/shell-renderer';
 import { AppError } from '../errors/app-error';
@@ -38,7 +37,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logger: AppLogger,
-    private readonly i18n: I18nService,
+    private readonly translators: Translators,
     private readonly shell: ShellRenderer,
     private readonly metrics: AppMetrics,
   ) {
@@ -50,7 +49,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const req = http.getRequest<Request & { id?: unknown }>();
     const res = http.getResponse<Response>();
     const correlationId = typeof req.id === 'string' ? req.id : '';
-    const t = this.translator(localeOfRequest(req));
+    const t = this.translators.for(localeOfRequest(req));
     const body = this.localize(this.describe(exception, correlationId), t);
     // Issue 7: on a sign-in or sign-out route this is a failed sign-in or sign-out, by its code.
     this.metrics.requestFailed(req, body.error);
@@ -84,12 +83,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
       return;
     }
     res.json(body);
-  }
-
-  private translator(lang: Locale): Translate & { lang: Locale } {
-    const t = (key: string, args?: Record<string, string | number>) =>
-      String(this.i18n.t(key, { lang, ...(args ? { args } : {}) }));
-    return Object.assign(t, { lang });
   }
 
   /** §2 Error page, as a hydrated shell page in the collector's language and the brand's look. */

@@ -1,9 +1,10 @@
-import { DynamicModule, Module, Provider } from '@nestjs/common';
+import { DynamicModule, Global, Module, Provider } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { I18nJsonLoader, I18nModule } from 'nestjs-i18n';
 import { LOCALES_DIR } from '../config/project-paths';
 import { DEFAULT_LOCALE } from '../shared/locale';
 import { RequestLocaleResolver } from './request-locale';
+import { Translators } from './translators';
 
 /**
  * nestjs-i18n always registers a global interceptor that stores the request's language in an
@@ -21,7 +22,10 @@ function withoutGlobalInterceptor(module: DynamicModule): DynamicModule {
  * Translations from locales/{locale}/{namespace}.json (§7), keys addressed as `namespace.key`.
  * Files are read once at start; missing keys fall back to en-US.
  */
+@Global()
 @Module({
+  providers: [Translators],
+  exports: [Translators],
   imports: [
     withoutGlobalInterceptor(
       I18nModule.forRoot({

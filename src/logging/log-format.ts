@@ -4,9 +4,14 @@ import type { LoggerOptions } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { REDACTED, redactUrl } from './redaction';
 import { traceOf } from './trace-context';
+import { ROUTES } from '../shared/routes';
 
 /** Paths polled by orchestrators and scrapers: logging each hit would drown the useful lines. */
-export const QUIET_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+export const QUIET_PATHS: ReadonlySet<string> = new Set([
+  ROUTES.healthz,
+  ROUTES.readyz,
+  ROUTES.metrics,
+]);
 
 declare module 'http' {
   interface IncomingMessage {

@@ -4,6 +4,7 @@ import { BRANDS, type Brand } from '../shared/brand';
 import { ERROR_STATUS } from '../errors/app-error';
 import { processMetricsRegistry } from './process-metrics';
 import { RoutedRequest, routeLabel } from './route-label';
+import { ROUTES } from '../shared/routes';
 
 const HTTP_DURATION = 'http_request_duration_seconds';
 const HTTP_LABELS = ['method', 'route', 'status'] as const;
@@ -51,10 +52,10 @@ const BRAND_LABELS: ReadonlySet<string> = new Set(BRANDS);
  * sign-out, by its route pattern (routeLabel).
  */
 export const AUTH_ROUTES: ReadonlyMap<string, 'signin' | 'signout'> = new Map([
-  ['/signin', 'signin'],
-  ['/handleloginredirect', 'signin'],
-  ['/handlebrandtokenredirect', 'signin'],
-  ['/logout/collectorsid', 'signout'],
+  [ROUTES.signin, 'signin'],
+  [ROUTES.loginLanding, 'signin'],
+  [ROUTES.brandTokenLanding, 'signin'],
+  [ROUTES.logout, 'signout'],
 ]);
 
 /**

@@ -1,6 +1,7 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppMetrics } from './app-metrics';
+import { ROUTES } from '../shared/routes';
 
 /**
  * GET /metrics in the Prometheus text format (issue 7), for the monitoring system's scraper.
@@ -15,7 +16,7 @@ import { AppMetrics } from './app-metrics';
 export class MetricsController {
   constructor(private readonly metrics: AppMetrics) {}
 
-  @Get('metrics')
+  @Get(ROUTES.metrics)
   async scrape(@Res() res: Response): Promise<void> {
     const body = await this.metrics.registry.metrics();
     // Written as is: Express's send would rewrite the registry's content type.

@@ -1,6 +1,4 @@
-import { IDP_MOUNT_PATH } from '../idp/provider/okta-shape';
-import { CLIENT_ASSETS_PREFIX } from '../render/client-assets';
-import { TRPC_PATH } from '../shared/api-wire';
+import { ROUTES } from '../shared/routes';
 
 /** The route label of every request no route answered (404s for any path): one fixed value. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -10,10 +8,10 @@ export const UNMATCHED_ROUTE = 'unmatched';
  * route; they are labelled by their mount point. Most specific first.
  */
 export const MOUNTED_PREFIXES: readonly { readonly prefix: string; readonly label: string }[] = [
-  { prefix: `${TRPC_PATH}/`, label: TRPC_PATH },
-  { prefix: `${IDP_MOUNT_PATH}/`, label: IDP_MOUNT_PATH },
-  { prefix: CLIENT_ASSETS_PREFIX, label: CLIENT_ASSETS_PREFIX.replace(/\/$/, '') },
-  { prefix: '/static/', label: '/static' },
+  { prefix: `${ROUTES.api}/`, label: ROUTES.api },
+  { prefix: `${ROUTES.idp}/`, label: ROUTES.idp },
+  { prefix: ROUTES.assets, label: ROUTES.assets.replace(/\/$/, '') },
+  { prefix: ROUTES.static, label: ROUTES.static.replace(/\/$/, '') },
 ];
 
 /** What routeLabel reads of an Express request. */

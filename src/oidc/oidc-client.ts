@@ -50,6 +50,14 @@ const INVALID_RESPONSE_CODES: ReadonlySet<string> = new Set([
   'OAUTH_JWT_TIMESTAMP_CHECK_FAILED',
 ]);
 
+declare const builtFromIssuerMetadata: unique symbol;
+
+/**
+ * An address at the IdP (authorize, end-session) as this adapter built it from the issuer's
+ * discovered metadata: a redirect target that no caller supplied (src/http/outcome.ts).
+ */
+export type IdpUrl = string & { readonly [builtFromIssuerMetadata]: true };
+
 /** §3 Token set, as this service keeps it: the tokens and when the access token expires. */
 export interface TokenSet {
   readonly accessToken: string;
@@ -117,9 +125,9 @@ export class OidcClient {
       uiLocales?: string;
     },
     credentials = this.serviceClient,
-  ): Promise<URL> {
+  ): Promise<IdpUrl> {
     const configuration = await this.configuration(credentials);
-    return client.buildAuthorizationUrl(configuration, {
+    const url = client.buildAuthorizationUrl(configuration, {
       redirect_uri: params.redirectUri,
       response_type: 'code',
       scope: SIGNIN_SCOPE,
@@ -131,6 +139,7 @@ export class OidcClient {
       ...(params.prompt ? { prompt: params.prompt } : {}),
       ...(params.uiLocales ? { ui_locales: params.uiLocales } : {}),
     });
+    return url.href as IdpUrl;
   }
 
   /** Exchanges the code and validates the ID token (signature, issuer, audience, nonce, expiry). */
@@ -178,13 +187,14 @@ export class OidcClient {
     idTokenHint?: string;
     postLogoutRedirectUri: string;
     state: string;
-  }): Promise<URL> {
+  }): Promise<IdpUrl> {
     const configuration = await this.configuration(this.serviceClient);
-    return client.buildEndSessionUrl(configuration, {
+    const url = client.buildEndSessionUrl(configuration, {
       post_logout_redirect_uri: params.postLogoutRedirectUri,
       state: params.state,
       ...(params.idTokenHint ? { id_token_hint: params.idTokenHint } : {}),
     });
+    return url.href as IdpUrl;
   }
 
   async jwksUri(): Promise<string> {

@@ -1,3 +1,5 @@
+import { ROUTES, type RouteName } from '../shared/routes';
+
 /**
  * Which requests are rate limited, and in which group, as data (DESIGN.md "Brute force", issue 4
  * item 10): the credential steps of the embedded IdP, and the sign-in entry with its landings.
@@ -6,21 +8,30 @@ export type RateLimitGroup = 'credentials' | 'signin';
 
 export interface RateLimitedRoute {
   readonly method: 'GET' | 'POST';
-  readonly path: RegExp;
+  readonly route: RouteName;
+  /** The route itself, or (`steps`) one page below it per interaction, e.g. /idp/signin/<uid>. */
+  readonly match: 'exact' | 'steps';
   readonly group: RateLimitGroup;
 }
 
 export const RATE_LIMITED_ROUTES: readonly RateLimitedRoute[] = [
   // Every sign-in step post: passwords, codes, registration, recovery, unlock.
-  { method: 'POST', path: /^\/idp\/signin\/[^/]+$/, group: 'credentials' },
-  { method: 'GET', path: /^\/signin$/, group: 'signin' },
-  { method: 'GET', path: /^\/handleloginredirect$/, group: 'signin' },
-  { method: 'GET', path: /^\/handlebrandtokenredirect$/, group: 'signin' },
-  { method: 'GET', path: /^\/logout\/collectorsid$/, group: 'signin' },
-  { method: 'GET', path: /^\/handlelogoutredirect$/, group: 'signin' },
-  { method: 'POST', path: /^\/api\/handoff\/token$/, group: 'signin' },
+  { method: 'POST', route: 'idpSteps', match: 'steps', group: 'credentials' },
+  { method: 'GET', route: 'signin', match: 'exact', group: 'signin' },
+  { method: 'GET', route: 'loginLanding', match: 'exact', group: 'signin' },
+  { method: 'GET', route: 'brandTokenLanding', match: 'exact', group: 'signin' },
+  { method: 'GET', route: 'logout', match: 'exact', group: 'signin' },
+  { method: 'GET', route: 'logoutLanding', match: 'exact', group: 'signin' },
+  { method: 'POST', route: 'handoffToken', match: 'exact', group: 'signin' },
 ];
 
+function matches(route: RateLimitedRoute, path: string): boolean {
+  const base = ROUTES[route.route];
+  if (route.match === 'exact') return path === base;
+  const rest = path.startsWith(`${base}/`) ? path.slice(base.length + 1) : '';
+  return rest !== '' && !rest.includes('/');
+}
+
 export function rateLimitGroup(method: string, path: string): RateLimitGroup | undefined {
-  return RATE_LIMITED_ROUTES.find((r) => r.method === method && r.path.test(path))?.group;
+  return RATE_LIMITED_ROUTES.find((r) => r.method === method && matches(r, path))?.group;
 }

@@ -1,9 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLIENT_DIST_DIR } from '../config/project-paths';
+import { ROUTES } from '../shared/routes';
 
 /** Where the content-hashed bundle is served (long-lived, immutable caching: see app.factory.ts). */
-export const CLIENT_ASSETS_PREFIX = '/static/app/';
+export const CLIENT_ASSETS_PREFIX = ROUTES.assets;
 
 export interface ClientAssets {
   readonly script: string;

@@ -1,21 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { I18nService } from 'nestjs-i18n';
 import { createElement } from 'react';
 import { MessagePage } from '../../views/MessagePage';
-import type { Translate } from '../../views/translate';
+import type { Translate } from '../shared/translate';
 import { Brand } from '../shared/brand';
 import { BRAND_DEFINITIONS } from '../shared/brand-definitions';
 import { faviconPath, logoPath } from '../shared/brand';
 import type { Locale } from '../shared/locale';
+import { Translators } from '../locale/translators';
 import { renderPage } from './render-page';
 
 /** Server-rendered pages that need translations and the brand's logo and favicon (§2). */
 @Injectable()
 export class PageRenderer {
-  constructor(private readonly i18n: I18nService) {}
+  constructor(private readonly translators: Translators) {}
 
   translator(locale: Locale): Translate {
-    return (key, args) => String(this.i18n.t(key, { lang: locale, ...(args ? { args } : {}) }));
+    return this.translators.for(locale);
   }
 
   message(

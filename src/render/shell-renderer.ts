@@ -7,7 +7,7 @@ import { createElement } from 'react';
 import { PageRoot } from '../../views/pages/PageRoot';
 import { scriptSafeJson } from '../../views/Document';
 import { SHELL_COMMON_SECTIONS, type ShellData } from '../../views/shell/shell-data';
-import { createTranslate } from '../../views/translate';
+import { createTranslate } from '../shared/translate';
 import { Brand, DEFAULT_BRAND, faviconPath } from '../shared/brand';
 import { BRAND_DEFINITIONS } from '../shared/brand-definitions';
 import { APP_CONFIG, AppConfig } from '../config/app-config';

@@ -48,3 +48,29 @@ export const ROUTES = {
 } as const;
 
 export type RouteName = keyof typeof ROUTES;
+
+declare const ownPath: unique symbol;
+
+/**
+ * An address of this service built from ROUTES: a path with a query (servicePath), or the §2 shell
+ * redirect on the service's own base (shell-guard.ts's shellSigninUrl). Never a caller's URL.
+ */
+export type ServicePath = string & { readonly [ownPath]: true };
+
+/**
+ * A path of this service with an optional query, e.g. servicePath('signin', { b: 'psa' }) gives
+ * `/signin?b=psa`. Empty values are left out.
+ */
+export function servicePath(
+  route: RouteName,
+  query?: URLSearchParams | Readonly<Record<string, string | undefined>>,
+): ServicePath {
+  const params =
+    query instanceof URLSearchParams
+      ? query
+      : new URLSearchParams(
+          Object.entries(query ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+        );
+  const search = params.toString();
+  return `${ROUTES[route]}${search ? `?${search}` : ''}` as ServicePath;
+}

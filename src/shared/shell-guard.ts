@@ -1,4 +1,5 @@
 import type { Brand } from './brand';
+import { ROUTES, type ServicePath } from './routes';
 
 /** §3 "Auth user state". */
 export interface AuthUserState {
@@ -52,10 +53,10 @@ export function shellSigninUrl(
     readonly qtmSid?: string;
     readonly qtmUid?: string;
   },
-): string {
+): ServicePath {
   const query = new URLSearchParams({ r: params.currentUrl });
   if (params.brand) query.set('b', params.brand);
   if (params.qtmSid) query.set('QTM_SID', params.qtmSid);
   if (params.qtmUid) query.set('QTM_UID', params.qtmUid);
-  return `${base}/signin?${query.toString()}`;
+  return `${base}${ROUTES.signin}?${query.toString()}` as ServicePath;
 }

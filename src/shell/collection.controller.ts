@@ -1,7 +1,9 @@
+import { ROUTES } from '../shared/routes';
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ShellRenderer } from '../render/shell-renderer';
-import { ShellAccessCheck, signedInPageOptions } from './shell-access';
+import { signedInPageOptions } from './shell-access';
+import { ShellDoor } from './shell-door';
 
 /**
  * §2 /collection, the default landing after sign-in: the signed-in collector's account summary; a
@@ -10,13 +12,13 @@ import { ShellAccessCheck, signedInPageOptions } from './shell-access';
 @Controller()
 export class CollectionController {
   constructor(
-    private readonly access: ShellAccessCheck,
+    private readonly door: ShellDoor,
     private readonly shell: ShellRenderer,
   ) {}
 
-  @Get('collection')
+  @Get(ROUTES.collection)
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const admission = await this.access.admit(req, res);
+    const admission = await this.door.admit(req, res);
     if (!admission) return;
     this.shell.render(req, res, {
       page: 'collection',

@@ -1,3 +1,4 @@
+import { ROUTES } from '../shared/routes';
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { SessionRow } from '../../views/pages/SessionsPage';
@@ -7,7 +8,8 @@ import { localeOfRequest } from '../locale/request-locale';
 import { ShellRenderer } from '../render/shell-renderer';
 import { listSessions } from '../session/session-list';
 import { Sessions } from '../session/sessions';
-import { ShellAccessCheck, signedInPageOptions } from './shell-access';
+import { signedInPageOptions } from './shell-access';
+import { ShellDoor } from './shell-door';
 
 /** Dates as the page shows them: in the collector's language, in UTC (the server has no time zone of theirs). */
 function formatDate(iso: string, locale: Locale): string {
@@ -26,14 +28,14 @@ function formatDate(iso: string, locale: Locale): string {
 @Controller()
 export class SessionsController {
   constructor(
-    private readonly access: ShellAccessCheck,
+    private readonly door: ShellDoor,
     private readonly sessions: Sessions,
     private readonly shell: ShellRenderer,
   ) {}
 
-  @Get('account/sessions')
+  @Get(ROUTES.sessions)
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const admission = await this.access.admit(req, res);
+    const admission = await this.door.admit(req, res);
     if (!admission) return;
     const locale = localeOfRequest(req);
     const rows: SessionRow[] = listSessions(

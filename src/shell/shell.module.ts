@@ -2,10 +2,11 @@ import { Module } from '@nestjs/common';
 import { CollectionController } from './collection.controller';
 import { SessionsController } from './sessions.controller';
 import { ShellAccessCheck } from './shell-access';
+import { ShellDoor } from './shell-door';
 
 /** The signed-in shell's guarded pages (§2): /collection and /account/sessions, behind the §2 rule. */
 @Module({
   controllers: [CollectionController, SessionsController],
-  providers: [ShellAccessCheck],
+  providers: [ShellAccessCheck, ShellDoor],
 })
 export class ShellModule {}

@@ -1,13 +1,25 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { ResponseCookies } from '../cookies/response-cookies';
+import { ROUTES } from '../shared/routes';
 import { TokenVerifier } from './token-verifier';
 
 /**
  * Paths that never take a `t` (the IdP, APIs, assets, probes), and sign-out, which drops `t` itself
  * (§4 Sign-out step 5) and must not store it as a cookie on the way out.
  */
-const EXEMPT = /^\/(oauth2|idp|api|static|healthz|readyz|demo|logout)(\/|$)/;
+const EXEMPT_PREFIXES: readonly string[] = [
+  '/oauth2', // the embedded IdP (ROUTES.idp) and anything else an IdP might mount
+  '/idp', // the embedded IdP's steps and outbox
+  '/api', // the account API and the handoff exchange
+  ROUTES.static,
+  ROUTES.healthz,
+  ROUTES.readyz,
+  '/demo',
+  '/logout',
+].map((prefix) => prefix.replace(/\/$/, ''));
+const isExempt = (path: string) =>
+  EXEMPT_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
 /**
  * §4 App start step 3 and §5, on the server: a page URL carrying `t` has it verified (JWKS, RS256,
@@ -28,7 +40,7 @@ export class TokenParamMiddleware implements NestMiddleware {
     if (req.method !== 'GET' || t === undefined) return next();
     // originalUrl: inside Nest's middleware binding `req.path` is relative to the matched route.
     const url = new URL(req.originalUrl, 'http://placeholder.invalid');
-    if (EXEMPT.test(url.pathname)) return next();
+    if (isExempt(url.pathname)) return next();
     const check = await this.verifier.verify(t);
     if (check.ok && typeof t === 'string') this.cookies.set(res, 'accessToken', t);
     url.searchParams.delete('t');

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { CONSENT_TEXTS } from '../../client/consent/consent-texts';
+import { consentTexts } from '../../client/consent/consent-texts';
 import type { Locale } from '../../src/shared/locale';
 import {
   TEST_TIMEOUT_MS,
@@ -60,7 +60,7 @@ describe('shell footer and the consent dialog in Chromium', () => {
       // In the page's language.
       const locale = (await page.getAttribute('html', 'lang')) as Locale;
       expect(await page.textContent('#pm__title')).toBe(
-        CONSENT_TEXTS[locale].preferencesModal.title,
+        consentTexts(locale).preferencesModal.title,
       );
       await until(
         () => activeIsInDialog(page),

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { AccountProfiles } from '../../src/session/account-profiles';
 import { Sessions } from '../../src/session/sessions';
-import { MAX_HEX_INPUT, encodeHexJson } from '../../src/trpc/hex-json-transformer';
-import { CSRF_HEADER } from '../../src/trpc/trpc';
-import { MAX_BODY_BYTES, TRPC_PATH } from '../../src/trpc/trpc.middleware';
+import { MAX_HEX_INPUT, encodeHexJson } from '../../src/api/hex-json-transformer';
+import { CSRF_HEADER } from '../../src/api/trpc';
+import { MAX_BODY_BYTES, TRPC_PATH } from '../../src/api/trpc.middleware';
 import { SignedIn, signedInSession } from '../support/account-api';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -422,7 +422,7 @@ describe('every field of every account API procedure refuses bad input (issue 5)
 
   beforeAll(async () => {
     // Many refused error reports come from this one address: the per-address limit must not answer first.
-    t = await startTestApp({ RATE_LIMIT_SIGNIN: '100000/60' });
+    t = await startTestApp({ RATE_LIMIT_CLIENT_ERRORS: '100000/60' });
     api = `${t.url}${TRPC_PATH}`;
     origin = new URL(t.config.http.publicUrl).origin;
     collector = await signedInSession(t);

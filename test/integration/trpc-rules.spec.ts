@@ -8,9 +8,9 @@ import { Sessions } from '../../src/session/sessions';
 import { SESSION_STORE } from '../../src/session/session-store';
 import { AuthEvents } from '../../src/logging/auth-events';
 import { AppLogger } from '../../src/logging/app-logger';
-import { AppRouterFactory } from '../../src/trpc/app-router';
-import { CSRF_HEADER, createCallerFactory } from '../../src/trpc/trpc';
-import { createTrpcContext } from '../../src/trpc/trpc.middleware';
+import { AppRouterFactory } from '../../src/api/app-router';
+import { CSRF_HEADER, createCallerFactory } from '../../src/api/trpc';
+import { createTrpcContext } from '../../src/api/trpc.middleware';
 import { SignedIn, signedInSession } from '../support/account-api';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -337,7 +337,7 @@ describe('log.clientError (§8): a correlation id per report, size-capped, limit
   });
 
   it('past the per-address limit an address is refused TOO_MANY_REQUESTS; another is not', async () => {
-    const { limit } = t.config.rateLimit.signinPerAddress;
+    const { limit } = t.config.rateLimit.clientErrors;
     const busy = caller({ ip: ip(3) }).api;
     for (let i = 0; i < limit; i++) await busy.log.clientError({ message: 'm', path: '/' });
     expect(await outcome(busy.log.clientError({ message: 'm', path: '/' }))).toBe(

@@ -1,29 +1,42 @@
 import { createTRPCClient, httpBatchLink, httpLink, TRPCClientError } from '@trpc/client';
 import request from 'supertest';
 import { DEMO_PASSWORD } from '../../src/idp/demo-users';
-import type { AppRouter } from '../../src/trpc/app-router';
-import { encodeHexJson, hexJsonTransformer } from '../../src/trpc/hex-json-transformer';
-import { CSRF_HEADER } from '../../src/trpc/trpc';
-import { TRPC_PATH } from '../../src/trpc/trpc.middleware';
+import type { AppRouter } from '../../src/api/app-router';
+import { encodeHexJson, hexJsonTransformer } from '../../src/api/hex-json-transformer';
+import { CSRF_HEADER } from '../../src/api/trpc';
+import { TRPC_PATH } from '../../src/api/trpc.middleware';
 import { Browser } from '../support/browser';
 import { submitRaw } from '../support/oidc-journey';
 import { TestApp, startTestApp } from '../support/test-app';
 
 describe('log.clientError is rate-limited per address', () => {
+  const sendReport = (t: TestApp) =>
+    request(`${t.url}${TRPC_PATH}`)
+      .post('/log.clientError')
+      .set(CSRF_HEADER, '1')
+      .type('json')
+      .send(JSON.stringify(encodeHexJson({ message: 'm', path: '/' })));
+
   it('answers 429 past the limit', async () => {
-    const t = await startTestApp({ RATE_LIMIT_SIGNIN: '2/60' });
+    const t = await startTestApp({ RATE_LIMIT_CLIENT_ERRORS: '2/60' });
     try {
-      const send = () =>
-        request(`${t.url}${TRPC_PATH}`)
-          .post('/log.clientError')
-          .set(CSRF_HEADER, '1')
-          .type('json')
-          .send(JSON.stringify(encodeHexJson({ message: 'm', path: '/' })));
+      const send = () => sendReport(t);
       expect((await send()).status).toBe(200);
       expect((await send()).status).toBe(200);
       const limited = await send();
       expect(limited.status).toBe(429);
       expect(limited.body.error.data.code).toBe('TOO_MANY_REQUESTS');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('by RATE_LIMIT_CLIENT_ERRORS, not by the sign-in limit RATE_LIMIT_SIGNIN', async () => {
+    const t = await startTestApp({ RATE_LIMIT_SIGNIN: '2/60' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await sendReport(t)).status);
+      expect(statuses).toEqual([200, 200, 200, 200]);
     } finally {
       await t.close();
     }

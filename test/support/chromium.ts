@@ -1,25 +1,35 @@
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { Browser, chromium } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
+export const CHROMIUM_MISSING =
+  'chromium is not installed: run `npm test` (it installs it) or `apt-get install -y chromium`';
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Debian's Chromium driven by playwright-core (never a downloaded browser). `npm test` installs it
- * when missing (scripts/test-prerequisites.js); a missing binary fails loudly here, it is not skipped.
+ * when missing (scripts/test-prerequisites.js); a missing binary fails loudly here, it is not skipped
+ * (test/integration/test-prerequisites.spec.ts points `executablePath` at a path that does not exist).
  * The flags keep Chromium from reaching for the network this machine does not have.
  */
-export async function launchChromium(): Promise<{ browser: Browser; close: () => Promise<void> }> {
-  if (
-    !fs.existsSync(CHROMIUM_PATH) &&
-    spawnSync('sh', ['-c', 'command -v chromium'], { stdio: 'ignore' }).status !== 0
-  ) {
-    throw new Error(
-      'chromium is not installed: run `npm test` (it installs it) or `apt-get install -y chromium`',
-    );
+export async function launchChromium(
+  options: { executablePath?: string } = {},
+): Promise<{ browser: Browser; close: () => Promise<void> }> {
+  const executablePath = options.executablePath ?? CHROMIUM_PATH;
+  if (!isExecutable(executablePath)) {
+    throw new Error(`${CHROMIUM_MISSING} (no executable at ${executablePath})`);
   }
   const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
+    executablePath,
     args: [
       '--no-sandbox',
       '--disable-gpu',

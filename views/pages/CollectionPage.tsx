@@ -1,5 +1,6 @@
 import { Button } from '../ui/Button';
 import type { PageProps } from './page-props';
+import { ROUTES, servicePath } from '../../src/shared/routes';
 
 /** §2 /collection: the signed-in collector's account summary. */
 export function CollectionPage({ data, t }: PageProps) {
@@ -9,13 +10,10 @@ export function CollectionPage({ data, t }: PageProps) {
       <h1 id="account-summary-title">{t('common.collection.title')}</h1>
       <p>{t('common.collection.summary', { collectorsId: String(collectorsId ?? '') })}</p>
       <div className="account-summary-actions">
-        <Button href="/account/sessions" variant="secondary">
+        <Button href={ROUTES.sessions} variant="secondary">
           {t('common.sessions.manage')}
         </Button>
-        <Button
-          href={`/logout/collectorsid?b=${encodeURIComponent(data.brand)}`}
-          variant="secondary"
-        >
+        <Button href={servicePath('logout', { b: data.brand })} variant="secondary">
           {t('common.collection.signOut')}
         </Button>
       </div>

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { ShellLayout } from '../shell/ShellLayout';
 import type { ShellData } from '../shell/shell-data';
-import { createTranslate } from '../translate';
+import { createTranslate } from '../../src/shared/translate';
 import { PAGES } from './registry';
 
 /**

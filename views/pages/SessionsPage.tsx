@@ -2,9 +2,10 @@ import { useContext, useState } from 'react';
 import type { SessionSummary } from '../../src/shared/session-summary';
 import { ShellServicesContext } from '../shell/shell-services';
 import { useToasts } from '../shell/toasts/Toasts';
-import type { Translate } from '../translate';
+import type { Translate } from '../../src/shared/translate';
 import { Button } from '../ui/Button';
 import type { PageProps } from './page-props';
+import { servicePath } from '../../src/shared/routes';
 
 /** A row as the page shows it: the server formats the dates, so both sides render the same text. */
 export interface SessionRow extends SessionSummary {
@@ -29,7 +30,7 @@ export function SessionsPage({ data, t }: PageProps) {
   const initial = (data.props?.sessions ?? []) as readonly SessionRow[];
   const [rows, setRows] = useState<readonly SessionRow[]>(initial);
   const [busy, setBusy] = useState(false);
-  const signOutHref = `/logout/collectorsid?b=${encodeURIComponent(data.brand)}`;
+  const signOutHref = servicePath('logout', { b: data.brand });
 
   const endOne = async (row: SessionRow) => {
     if (row.current) {

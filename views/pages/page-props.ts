@@ -1,5 +1,5 @@
 import type { ShellData } from '../shell/shell-data';
-import type { Translate } from '../translate';
+import type { Translate } from '../../src/shared/translate';
 
 /** What every hydrated page component receives. */
 export interface PageProps {

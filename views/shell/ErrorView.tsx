@@ -1,6 +1,6 @@
 import { Button } from '../ui/Button';
 import { Spinner } from '../ui/Spinner';
-import type { Translate } from '../translate';
+import type { Translate } from '../../src/shared/translate';
 
 export interface ErrorViewProps {
   readonly t: Translate;

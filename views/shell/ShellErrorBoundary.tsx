@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import type { Translate } from '../translate';
+import type { Translate } from '../../src/shared/translate';
 import { ErrorView } from './ErrorView';
 
 interface Props {

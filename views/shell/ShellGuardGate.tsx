@@ -1,6 +1,6 @@
 import { useContext, useEffect, useState, type ReactNode } from 'react';
 import { shellGuard, shellSigninUrl, SIGNED_OUT } from '../../src/shared/shell-guard';
-import type { Translate } from '../translate';
+import type { Translate } from '../../src/shared/translate';
 import { LoadingScreen } from '../ui/LoadingOverlay';
 import type { ShellData } from './shell-data';
 import { ShellServicesContext } from './shell-services';

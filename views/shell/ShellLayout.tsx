@@ -1,5 +1,5 @@
 import { useContext, useEffect, type ReactNode } from 'react';
-import type { Translate } from '../translate';
+import type { Translate } from '../../src/shared/translate';
 import { supportUrlOf } from './ErrorView';
 import { Footer } from './footer/Footer';
 import type { FooterVariant } from './footer/footer-links';

@@ -1,4 +1,4 @@
-import type { Translate } from '../translate';
+import type { Translate } from '../../src/shared/translate';
 import type { ActionView, FieldView, StepView } from './step-views';
 
 export interface SigninStepProps {

@@ -1,4 +1,4 @@
-import type { Translate } from '../translate';
+import type { Translate } from '../../src/shared/translate';
 import { Spinner, SpinnerGraphic } from './Spinner';
 
 export interface LoadingProps {

@@ -1,7 +1,7 @@
 import { renderToString } from 'react-dom/server';
 import { Spinner, SPINNER_SIZES, SpinnerGraphic } from './Spinner';
 import enUS from '../../locales/en-US/common.json';
-import { createTranslate } from '../translate';
+import { createTranslate } from '../../src/shared/translate';
 
 const enTranslate = createTranslate({ common: enUS });
 

@@ -1,4 +1,4 @@
-import type { Translate } from '../translate';
+import type { Translate } from '../../src/shared/translate';
 
 /** §9: spinner sizes. */
 export const SPINNER_SIZES = ['xs', 'sm', 'md', 'lg', 'xl'] as const;

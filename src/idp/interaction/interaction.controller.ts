@@ -11,23 +11,26 @@ import {
   Res,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { I18nService } from 'nestjs-i18n';
+import { Translators } from '../../locale/translators';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { Locale, legalAgreementUrl, normalizeLocale, resolveLocale } from '../../shared/locale';
 import { NO_STORE_HEADERS } from '../../render/render-page';
-import type { Translate } from '../../../views/translate';
-import { InteractionService } from './interaction.service';
+import type { Translate } from '../../shared/translate';
+import { EmbeddedIdp } from '../provider/embedded-idp';
+import { InteractionOutcome, InteractionService } from './interaction.service';
+import { ROUTES } from '../../shared/routes';
 
 /**
  * The sign-in steps of the embedded IdP (§4), one URL per oidc-provider interaction. GET shows the
  * current step; POST submits it (post/redirect/get on success, the same page with errors and a 400
  * otherwise). Works without JavaScript.
  */
-@Controller('idp/signin')
+@Controller(ROUTES.idpSteps)
 export class InteractionController {
   constructor(
     private readonly interactions: InteractionService,
-    private readonly i18n: I18nService,
+    private readonly idp: EmbeddedIdp,
+    private readonly translators: Translators,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -38,8 +41,10 @@ export class InteractionController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const page = await this.interactions.show(uid, req, res, (ui) => this.page(lang, ui));
-    if (page) this.send(res, page.status, page.html);
+    const outcome = await this.interactions.show(uid, this.idp.interaction(req, res), (ui) =>
+      this.page(lang, ui),
+    );
+    this.apply(res, outcome);
   }
 
   @Post(':uid')
@@ -51,17 +56,19 @@ export class InteractionController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const page = await this.interactions.submit(uid, body ?? {}, req, res, (ui) =>
-      this.page(lang, ui),
+    const outcome = await this.interactions.submit(
+      uid,
+      body ?? {},
+      this.idp.interaction(req, res),
+      (ui) => this.page(lang, ui),
     );
-    if (page) this.send(res, page.status, page.html);
+    this.apply(res, outcome);
   }
 
   private page(lang: unknown, uiLocales: string | undefined): PageContext {
     const fromIdp = uiLocales?.split(' ').map(normalizeLocale).find(Boolean);
     const locale = resolveLocale({ lang: lang ?? fromIdp });
-    const t: Translate = (key, args) =>
-      this.i18n.t(key, { lang: locale, ...(args ? { args } : {}) });
+    const t = this.translators.for(locale);
     return {
       locale,
       t,
@@ -71,11 +78,21 @@ export class InteractionController {
     };
   }
 
-  private send(res: Response, status: number, html: string): void {
-    res
-      .status(status)
-      .set({ ...NO_STORE_HEADERS, 'Content-Type': 'text/html; charset=utf-8' })
-      .send(html);
+  private apply(res: Response, outcome: InteractionOutcome): void {
+    switch (outcome.kind) {
+      case 'page':
+        res
+          .status(outcome.status)
+          .set({ ...NO_STORE_HEADERS, 'Content-Type': 'text/html; charset=utf-8' })
+          .send(outcome.html);
+        return;
+      case 'next-step':
+        // Post/redirect/get to the same interaction's next step.
+        res.redirect(303, outcome.location);
+        return;
+      case 'answered-by-provider':
+        return;
+    }
   }
 }
 

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { escapeHtml } from '../../render/escape-html';
-import type { Request, Response } from 'express';
-import type { InteractionResults } from 'oidc-provider';
 import { AccountStore } from '../accounts/account-store';
 import { FactorStore } from '../accounts/factor-store';
 import {
@@ -12,7 +10,12 @@ import {
   stepKey,
   transition,
 } from '../flow/signin-flow';
-import { EmbeddedIdp, SILENT_PARAM } from '../provider/embedded-idp';
+import {
+  EmbeddedIdp,
+  InteractionDetails,
+  ProviderInteraction,
+  SILENT_PARAM,
+} from '../provider/embedded-idp';
 import {
   ACCESS_TOKEN_AUDIENCE,
   RESOURCE_SCOPES,
@@ -27,16 +30,26 @@ import { renderStepPage } from './step-page';
 import { StepErrors } from './step-outcome';
 
 export interface RenderedPage {
+  readonly kind: 'page';
   readonly status: number;
   readonly html: string;
 }
 
-type Details = Awaited<ReturnType<EmbeddedIdp['provider']['interactionDetails']>>;
+/**
+ * What a step request comes to: a page to show, the next step (post/redirect/get, 303), or nothing
+ * more to do because the provider has answered (the interaction finished).
+ */
+export type InteractionOutcome =
+  | RenderedPage
+  | { readonly kind: 'next-step'; readonly location: string }
+  | { readonly kind: 'answered-by-provider' };
+
+type Details = InteractionDetails;
+const ANSWERED = { kind: 'answered-by-provider' } as const;
 
 /**
  * Runs the sign-in flow for one oidc-provider interaction: loads the interaction and our flow record,
  * hands form posts to the step handlers, moves the flow machine, and tells the provider the result.
- * Answers `undefined` when it has already redirected.
  */
 @Injectable()
 export class InteractionService {
@@ -50,14 +63,13 @@ export class InteractionService {
 
   async show(
     uid: string,
-    req: Request,
-    res: Response,
+    interaction: ProviderInteraction,
     page: (uiLocales?: string) => PageContext,
-  ): Promise<RenderedPage | undefined> {
-    const details = await this.details(uid, req, res);
+  ): Promise<InteractionOutcome> {
+    const details = await this.details(uid, interaction);
     if (!details) return this.expired(page());
     const ctx = page(uiLocales(details));
-    if (await this.finishWithoutForm(details, req, res)) return undefined;
+    if (await this.finishWithoutForm(details, interaction)) return ANSWERED;
     const data =
       (await this.records.get(uid)) ??
       (await this.records.create(uid, 'EmailCheck', details.exp * 1000));
@@ -66,17 +78,16 @@ export class InteractionService {
     // A notice is shown once.
     if (data.notice)
       await this.records.save(uid, { ...data, notice: undefined }, details.exp * 1000);
-    return { status: 200, html: await this.render(uid, state, data, ctx) };
+    return { kind: 'page', status: 200, html: await this.render(uid, state, data, ctx) };
   }
 
   async submit(
     uid: string,
     form: Record<string, unknown>,
-    req: Request,
-    res: Response,
+    interaction: ProviderInteraction,
     page: (uiLocales?: string) => PageContext,
-  ): Promise<RenderedPage | undefined> {
-    const details = await this.details(uid, req, res);
+  ): Promise<InteractionOutcome> {
+    const details = await this.details(uid, interaction);
     if (!details) return this.expired(page());
     const ctx = page(uiLocales(details));
     const data = await this.records.get(uid);
@@ -86,6 +97,7 @@ export class InteractionService {
     // double-submitted form of an earlier step) changes nothing.
     if (!csrfMatches(data.csrf, form.csrf)) {
       return {
+        kind: 'page',
         status: 403,
         html: await this.render(uid, state, data, ctx, { fields: {}, form: { code: 'csrf' } }),
       };
@@ -93,6 +105,7 @@ export class InteractionService {
     const action = typeof form.action === 'string' ? form.action : 'submit';
     if (!offersAction(stepKey(state), action)) {
       return {
+        kind: 'page',
         status: 400,
         html: await this.render(uid, state, data, ctx, {
           fields: {},
@@ -110,6 +123,7 @@ export class InteractionService {
     });
     if (outcome.kind === 'invalid') {
       return {
+        kind: 'page',
         status: 400,
         html: await this.render(uid, state, data, ctx, outcome.errors, outcome.values),
       };
@@ -117,11 +131,12 @@ export class InteractionService {
     const patched: FlowData = { ...data, ...outcome.patch };
     if (outcome.kind === 'stay') {
       await this.records.save(uid, patched, details.exp * 1000);
-      return this.redirect(res, uid, ctx);
+      return this.nextStep(uid, ctx);
     }
     const moved = transition(state, outcome.event, await this.context(patched));
     if (!moved.ok) {
       return {
+        kind: 'page',
         status: 400,
         html: await this.render(uid, state, data, ctx, {
           fields: {},
@@ -131,10 +146,10 @@ export class InteractionService {
     }
     if (moved.state.step === 'Done' && patched.accountId) {
       await this.records.delete(uid);
-      await this.finish(req, res, {
+      await interaction.finish({
         login: { accountId: patched.accountId, amr: patched.factor ? ['pwd', 'mfa'] : ['pwd'] },
       });
-      return undefined;
+      return ANSWERED;
     }
     // A new token per step: the form of the step just left can no longer act on the next one.
     await this.records.save(
@@ -142,20 +157,20 @@ export class InteractionService {
       { ...patched, state: stateKey(moved.state), csrf: newCsrfToken() },
       details.exp * 1000,
     );
-    return this.redirect(res, uid, ctx);
+    return this.nextStep(uid, ctx);
   }
 
   /** An expired or unknown interaction: say so, with a way back (the brand starts sign-in again). */
   private expired(ctx: PageContext): RenderedPage {
-    return {
-      status: 400,
-      html: renderExpired(ctx),
-    };
+    return { kind: 'page', status: 400, html: renderExpired(ctx) };
   }
 
-  private async details(uid: string, req: Request, res: Response): Promise<Details | undefined> {
+  private async details(
+    uid: string,
+    interaction: ProviderInteraction,
+  ): Promise<Details | undefined> {
     try {
-      const details = await this.idp.provider.interactionDetails(req, res);
+      const details = await interaction.details();
       return details.uid === uid ? details : undefined;
     } catch {
       return undefined;
@@ -166,7 +181,10 @@ export class InteractionService {
    * Steps that need no form: consent for our first-party clients is granted the Okta way (no screen),
    * and a silent request (prompt=none, see keepOfflineAccess) without a session answers login_required.
    */
-  private async finishWithoutForm(details: Details, req: Request, res: Response): Promise<boolean> {
+  private async finishWithoutForm(
+    details: Details,
+    interaction: ProviderInteraction,
+  ): Promise<boolean> {
     if (details.prompt.name === 'consent' && details.session?.accountId) {
       const { Grant } = this.idp.provider;
       const clientId = String(details.params.client_id);
@@ -177,28 +195,17 @@ export class InteractionService {
       grant.addOIDCScope(SUPPORTED_SCOPES.join(' '));
       grant.addResourceScope(ACCESS_TOKEN_AUDIENCE, RESOURCE_SCOPES);
       const grantId = await grant.save();
-      await this.finish(req, res, { consent: { grantId } }, true);
+      await interaction.finish({ consent: { grantId } }, true);
       return true;
     }
     if (details.prompt.name === 'login' && details.params[SILENT_PARAM] === 'true') {
-      await this.finish(req, res, {
+      await interaction.finish({
         error: 'login_required',
         error_description: 'End-User authentication is required',
       });
       return true;
     }
     return false;
-  }
-
-  private finish(
-    req: Request,
-    res: Response,
-    result: InteractionResults,
-    merge = false,
-  ): Promise<void> {
-    return this.idp.provider.interactionFinished(req, res, result, {
-      mergeWithLastSubmission: merge,
-    });
   }
 
   private async context(data: FlowData): Promise<FlowContext> {
@@ -242,9 +249,8 @@ export class InteractionService {
     });
   }
 
-  private redirect(res: Response, uid: string, ctx: PageContext): undefined {
-    res.redirect(303, `${interactionPath(uid)}${ctx.langQuery}`);
-    return undefined;
+  private nextStep(uid: string, ctx: PageContext): InteractionOutcome {
+    return { kind: 'next-step', location: `${interactionPath(uid)}${ctx.langQuery}` };
   }
 }
 

@@ -3,7 +3,7 @@ import { FactorError, FactorStore, FactorType } from '../accounts/factor-store';
 import { CodePurpose, OneTimeCodes } from '../accounts/one-time-codes';
 import { checkPassword } from '../accounts/password-policy';
 import type { MessageSender } from '../outbox/message-sender';
-import type { Translate } from '../../../views/translate';
+import type { Translate } from '../../shared/translate';
 import type { Locale } from '../../shared/locale';
 import type { FlowData } from './flow-records';
 import { StepErrorCode, StepOutcome, invalid } from './step-outcome';

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { SigninStep, SigninStepProps } from '../../../views/signin/SigninStep';
 import { STEP_VIEWS } from '../../../views/signin/step-views';
-import type { Translate } from '../../../views/translate';
+import type { Translate } from '../../shared/translate';
 import { faviconPath, logoPath } from '../../shared/brand';
 import type { Locale } from '../../shared/locale';
 import { renderPage } from '../../render/render-page';

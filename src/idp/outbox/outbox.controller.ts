@@ -2,6 +2,7 @@ import { Controller, ForbiddenException, Get, Header, Query, Req } from '@nestjs
 import { escapeHtml } from '../../render/escape-html';
 import type { Request } from 'express';
 import { OutboxSender, StoredMessage } from './outbox';
+import { ROUTES } from '../../shared/routes';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -10,7 +11,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
  * embedded IdP, which only runs in local and dev, and answers only to requests from this machine:
  * these messages hold sign-in codes.
  */
-@Controller('idp/outbox')
+@Controller(ROUTES.idpOutbox)
 export class OutboxController {
   constructor(private readonly outbox: OutboxSender) {}
 

@@ -1,5 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Provider, { type InteractionResults, type KoaContextWithOIDC } from 'oidc-provider';
 import type { AppConfig } from '../../config/app-config';
 import { AccountLookup, OidcConfigurationDeps, oidcConfiguration } from './oidc-configuration';
 import { IDP_MOUNT_PATH, OKTA_ROUTES } from './okta-shape';
@@ -45,6 +46,19 @@ export function keepOfflineAccess(
   ctx.query = query;
 }
 
+export type InteractionDetails = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+/**
+ * One request's view of an oidc-provider interaction. The provider reads its own cookies from the
+ * request and, when an interaction finishes, answers the response itself (a redirect back to its
+ * authorization endpoint); this handle keeps those raw objects out of the services that drive it.
+ */
+export interface ProviderInteraction {
+  details(): Promise<InteractionDetails>;
+  /** Ends the interaction; the provider has answered the request once this resolves. */
+  finish(result: InteractionResults, merge?: boolean): Promise<void>;
+}
+
 /**
  * The embedded identity provider: oidc-provider with Okta's paths and token shapes. Its artefacts
  * (sessions, interactions, codes, grants, tokens) and keys live in the service's shared-state port, so
@@ -53,6 +67,15 @@ export function keepOfflineAccess(
  */
 export class EmbeddedIdp {
   private constructor(readonly provider: Provider) {}
+
+  /** The interaction a sign-in step request belongs to (the controller makes one per request). */
+  interaction(req: IncomingMessage, res: ServerResponse): ProviderInteraction {
+    return {
+      details: () => this.provider.interactionDetails(req, res),
+      finish: (result, merge = false) =>
+        this.provider.interactionFinished(req, res, result, { mergeWithLastSubmission: merge }),
+    };
+  }
 
   /**
    * `onServerError` hears every error oidc-provider turns into a server_error page or answer (its

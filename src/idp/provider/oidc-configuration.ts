@@ -1,3 +1,4 @@
+import { ROUTES } from '../../shared/routes';
 import type {
   AccountClaims,
   ClientMetadata,
@@ -77,20 +78,20 @@ export function oidcClients(config: AppConfig): ClientMetadata[] {
   const service: ClientMetadata = {
     client_id: config.idp.clientId,
     client_secret: config.idp.clientSecret,
-    redirect_uris: [`${base}/handleloginredirect`],
-    post_logout_redirect_uris: [`${base}/handlelogoutredirect`],
+    redirect_uris: [`${base}${ROUTES.loginLanding}`],
+    post_logout_redirect_uris: [`${base}${ROUTES.logoutLanding}`],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: 'client_secret_basic',
     // Issue 7: the IdP tells this service when one of its sessions ends (and puts `sid` in ID tokens).
-    backchannel_logout_uri: `${base}/backchannel-logout`,
+    backchannel_logout_uri: `${base}${ROUTES.backchannelLogout}`,
     backchannel_logout_session_required: true,
   };
   const brands = Object.values(config.brandClients).map((c): ClientMetadata => ({
     client_id: c.clientId,
     client_secret: c.clientSecret,
-    redirect_uris: [`${base}/handlebrandtokenredirect`],
-    post_logout_redirect_uris: [`${base}/handlelogoutredirect`],
+    redirect_uris: [`${base}${ROUTES.brandTokenLanding}`],
+    post_logout_redirect_uris: [`${base}${ROUTES.logoutLanding}`],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: 'client_secret_basic',

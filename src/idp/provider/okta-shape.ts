@@ -1,8 +1,10 @@
+import { ROUTES } from '../../shared/routes';
+
 /**
  * What makes the embedded IdP look like Okta's default authorization server to the rest of the
  * service (issue 3): its paths, its audience, its scopes and the shape of its tokens (§3, §7).
  */
-export const IDP_MOUNT_PATH = '/oauth2/default';
+export const IDP_MOUNT_PATH = ROUTES.idp;
 
 /** Okta's endpoint paths under the authorization server. */
 export const OKTA_ROUTES = {
@@ -45,7 +47,7 @@ export const TOKEN_TTL = {
 
 /** Where the provider sends the browser for the sign-in steps (outside its own mount, STACK.md). */
 export function interactionPath(uid: string): string {
-  return `/idp/signin/${uid}`;
+  return `${ROUTES.idpSteps}/${uid}`;
 }
 
 /**

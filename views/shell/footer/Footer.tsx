@@ -1,6 +1,6 @@
 import { useContext } from 'react';
 import { logoPath } from '../../../src/shared/brand';
-import type { Translate } from '../../translate';
+import type { Translate } from '../../../src/shared/translate';
 import type { ShellData } from '../shell-data';
 import { ShellServicesContext } from '../shell-services';
 import { isActiveLink } from '../active-link';

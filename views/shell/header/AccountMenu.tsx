@@ -1,4 +1,4 @@
-import type { Translate } from '../../translate';
+import type { Translate } from '../../../src/shared/translate';
 import { Dropdown } from './Dropdown';
 import type { AccountMenu as AccountMenuData } from './header-nav';
 import { ACCOUNT_MENU_KEY } from './header-state';

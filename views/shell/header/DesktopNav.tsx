@@ -1,4 +1,4 @@
-import type { Translate } from '../../translate';
+import type { Translate } from '../../../src/shared/translate';
 import { Dropdown } from './Dropdown';
 import type { NavItem } from './header-nav';
 import { NavLinkItem } from './NavLinkItem';

@@ -4,7 +4,12 @@ import { LOCALES, type Locale } from '../../../src/shared/locale';
 import type { ShellData } from '../shell-data';
 import { ThemeContext } from '../theme-context';
 import { FullHeader } from './FullHeader';
-import { attributeValues, escapeHtml, shellData, translateFor } from '../../../test/fixtures/header.fixtures';
+import {
+  attributeValues,
+  escapeHtml,
+  shellData,
+  translateFor,
+} from '../../../test/fixtures/header.fixtures';
 
 function render(data: ShellData, theme: 'light' | 'dark' = 'light'): string {
   return renderToString(

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { logoPath } from '../../../src/shared/brand';
 import { isDeveloperEnv } from '../../../src/shared/environment';
-import type { Translate } from '../../translate';
+import type { Translate } from '../../../src/shared/translate';
 import { Button } from '../../ui/Button';
 import type { ShellData } from '../shell-data';
 import { AccountMenu } from './AccountMenu';

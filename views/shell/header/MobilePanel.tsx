@@ -1,5 +1,5 @@
 import type { KeyboardEvent } from 'react';
-import type { Translate } from '../../translate';
+import type { Translate } from '../../../src/shared/translate';
 import type { MobileNav, NavLink } from './header-nav';
 import { ChevronIcon } from './icons';
 import { NavLinkItem } from './NavLinkItem';

@@ -1,4 +1,4 @@
-import type { Translate } from '../../translate';
+import type { Translate } from '../../../src/shared/translate';
 import { isActiveLink } from '../active-link';
 import type { NavLink } from './header-nav';
 

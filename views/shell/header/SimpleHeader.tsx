@@ -1,5 +1,5 @@
 import { logoPath } from '../../../src/shared/brand';
-import type { Translate } from '../../translate';
+import type { Translate } from '../../../src/shared/translate';
 import { Button } from '../../ui/Button';
 import type { ShellData } from '../shell-data';
 import { simpleHeaderLogo } from './header-brand';

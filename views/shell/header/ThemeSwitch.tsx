@@ -1,5 +1,5 @@
 import { useContext } from 'react';
-import type { Translate } from '../../translate';
+import type { Translate } from '../../../src/shared/translate';
 import type { Theme } from '../shell-data';
 import { ThemeContext } from '../theme-context';
 import { MoonIcon, SunIcon } from './icons';

@@ -2,6 +2,7 @@ import type { Brand } from '../../../src/shared/brand';
 import type { ServiceBases } from '../../../src/shared/environment';
 import { localizeUrl, type Locale } from '../../../src/shared/locale';
 import type { ShellData } from '../shell-data';
+import { ROUTES, servicePath } from '../../../src/shared/routes';
 
 /**
  * The full header's navigation as data (§2 "Headers"). The spec names the entries and their order but
@@ -253,7 +254,7 @@ export function desktopNav(data: NavData): readonly NavItem[] {
 
 /** §2 "Used for sign-out when the brand is known": our own origin's route, with the brand. */
 export function signOutHref(brand: Brand): string {
-  return `/logout/collectorsid?b=${encodeURIComponent(brand)}`;
+  return servicePath('logout', { b: brand });
 }
 
 /** §2 account menu entries (the Japan set for ja-JP), then Sign Out. */
@@ -294,5 +295,5 @@ export const SIGN_IN_LINK: NavLink = {
   kind: 'link',
   key: 'signIn',
   label: 'header.actions.signIn',
-  href: '/signin',
+  href: ROUTES.signin,
 };

@@ -1,6 +1,6 @@
 import { renderToString } from 'react-dom/server';
 import enUS from '../../../locales/en-US/common.json';
-import { createTranslate } from '../../translate';
+import { createTranslate } from '../../../src/shared/translate';
 import { APP_STORE_LINKS, MobileAppNudge, MobileAppNudgeBanner } from './MobileAppNudge';
 
 const t = createTranslate({ common: enUS });

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Translate } from '../../translate';
+import type { Translate } from '../../../src/shared/translate';
 import { NUDGE_LAST_SHOWN_KEY, nudgeToShow, type MobilePlatform } from './nudge-timing';
 
 /**

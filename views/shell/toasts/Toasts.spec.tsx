@@ -1,6 +1,6 @@
 import { renderToString } from 'react-dom/server';
 import enUS from '../../../locales/en-US/common.json';
-import { createTranslate } from '../../translate';
+import { createTranslate } from '../../../src/shared/translate';
 import { ToastProvider, ToastRegion, useToasts } from './Toasts';
 import type { ToastInput } from './toast-queue';
 

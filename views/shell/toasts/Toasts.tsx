@@ -11,7 +11,7 @@ import {
   type PointerEvent,
   type ReactNode,
 } from 'react';
-import type { Translate } from '../../translate';
+import type { Translate } from '../../../src/shared/translate';
 import {
   createToast,
   EMPTY_TOAST_STATE,

@@ -10,9 +10,10 @@ import { localeOfRequest } from '../locale/request-locale';
 import { AppRouterFactory } from './app-router';
 import { MAX_HEX_INPUT } from './hex-json-transformer';
 import type { TrpcContext } from './trpc';
-import { SSR_HEADER, TRPC_PATH } from '../shared/api-wire';
+import { SSR_HEADER } from '../shared/api-wire';
+import { ROUTES } from '../shared/routes';
 
-/** §7: the application API's path. */
+/** §7: the application API's path (ROUTES.api), under the name its importers know. */
 export { TRPC_PATH } from '../shared/api-wire';
 /** §8: where an UNAUTHORIZED sends the browser. */
 export const UNAUTHORIZED_LOCATION = '/unauthredirect?error=Unauthorized';
@@ -80,7 +81,7 @@ export class TrpcMiddleware implements NestMiddleware {
 
   use(req: Request, res: Response, next: NextFunction): void {
     // The adapter reads the procedure path from the URL below its mount point.
-    req.url = req.originalUrl.slice(TRPC_PATH.length) || '/';
+    req.url = req.originalUrl.slice(ROUTES.api.length) || '/';
     void this.handler(req, res, next);
   }
 }

@@ -1,5 +1,6 @@
 import { TRPCError, initTRPC } from '@trpc/server';
 import type { Request, Response } from 'express';
+import type { z } from 'zod';
 import type { Locale } from '../shared/locale';
 import type { SessionRecord } from '../session/sessions';
 import { serverHexJsonTransformer } from './hex-json-transformer';
@@ -40,9 +41,9 @@ export const publicProcedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;
 
 /**
- * Mutations need the static custom header (a cross-site form cannot add one, and a cross-site fetch
- * that adds one is stopped by the CORS preflight) and, when the browser sends one, a same-origin
- * Origin.
+ * DESIGN.md "CSRF": mutations need the static custom header (a cross-site form cannot add one, and
+ * a cross-site fetch that adds one is stopped by the CORS preflight) and, when the browser sends
+ * one, a same-origin Origin. It runs before anything else of a mutation: input, session, effect.
  */
 export const mutationProcedure = t.procedure.use(({ ctx, next }) => {
   if (ctx.req.headers[CSRF_HEADER] !== '1') {
@@ -57,3 +58,43 @@ export const mutationProcedure = t.procedure.use(({ ctx, next }) => {
   }
   return next();
 });
+
+/** How a guard finds the caller's session: the live read, or (account.signout) the stored record. */
+export type SessionLookup = (ctx: TrpcContext) => Promise<SessionRecord | undefined>;
+
+/**
+ * §8: a call that needs a signed-in collector answers UNAUTHORIZED without one (the browser client
+ * then goes to /unauthredirect, server-side calls get a 302). The one place that refusal is made:
+ * past it the procedure sees the session and its id as present, so it cannot forget to look.
+ */
+export function requireSession(lookup: SessionLookup) {
+  return t.middleware(async ({ ctx, next }) => {
+    const session = await lookup(ctx);
+    const sessionId = ctx.sessionId;
+    if (!session || !sessionId) {
+      throw new TRPCError({ code: 'UNAUTHORIZED', message: 'not signed in' });
+    }
+    return next({ ctx: { session, sessionId } });
+  });
+}
+
+/** The live session (§4 Token handling: refreshed once if needed), read once per request. */
+const requireLiveSession = requireSession((ctx) => ctx.session());
+
+/**
+ * Procedures for a signed-in collector: `ctx.session` is the live `SessionRecord` and
+ * `ctx.sessionId` a string. They offer `.input()` only, and the session guard runs after it, so the
+ * order of checks is CSRF (mutations), then input (BAD_REQUEST), then session (UNAUTHORIZED): a
+ * refused input never reads, refreshes or touches a session. A procedure without input says so with
+ * `z.undefined()`, which also refuses anything sent rather than silently ignoring it.
+ */
+export const protectedProcedure = {
+  input: <TSchema extends z.ZodType>(schema: TSchema) =>
+    publicProcedure.input(schema).use(requireLiveSession),
+};
+
+/** protectedProcedure for mutations: the CSRF check (DESIGN.md "CSRF") comes first. */
+export const protectedMutationProcedure = {
+  input: <TSchema extends z.ZodType>(schema: TSchema) =>
+    mutationProcedure.input(schema).use(requireLiveSession),
+};

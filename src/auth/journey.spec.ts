@@ -1,6 +1,6 @@
 import { testConfig } from '../../test/support/test-config';
 import { redirectPolicyFromConfig } from '../brand/redirect-policy';
-import { parseSigninQuery } from './signin-query';
+import { parseSigninQuery } from './journey';
 
 const policy = redirectPolicyFromConfig(testConfig({ APP_ENV: 'prod' }));
 
@@ -25,7 +25,7 @@ describe(parseSigninQuery.name, () => {
     );
     expect(result).toEqual({
       ok: true,
-      query: {
+      journey: {
         brand: 'psa',
         r: 'https://www.psacard.com/orders',
         fr: 'https://www.psacard.com/forced',
@@ -45,7 +45,7 @@ describe(parseSigninQuery.name, () => {
   it('defaults: collectors, no flags, en-US; the Japan brand gives ja-JP', () => {
     expect(parseSigninQuery({}, policy)).toEqual({
       ok: true,
-      query: {
+      journey: {
         brand: 'collectors',
         isNewAccount: false,
         isMigrated: false,
@@ -56,11 +56,11 @@ describe(parseSigninQuery.name, () => {
     });
     expect(parseSigninQuery({ b: 'psajapan' }, policy)).toMatchObject({
       ok: true,
-      query: { locale: 'ja-JP' },
+      journey: { locale: 'ja-JP' },
     });
     expect(parseSigninQuery({ b: 'psa', lang: 'ja-JP', l: 'true' }, policy)).toMatchObject({
       ok: true,
-      query: { locale: 'ja-JP', l: 'true' },
+      journey: { locale: 'ja-JP', l: 'true' },
     });
   });
 

@@ -3,9 +3,9 @@ import { ROUTES } from '../shared/routes';
 import { AppRouterFactory } from './app-router';
 import { TrpcMiddleware } from './trpc.middleware';
 
-/** §7 The application API: the tRPC router, mounted at /api/collectors-web/trpc. */
+/** §7 The application API: the tRPC router, mounted at ROUTES.api (/api/collectors-web/trpc). */
 @Module({ providers: [AppRouterFactory], exports: [AppRouterFactory] })
-export class TrpcModule implements NestModule {
+export class ApiModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
     consumer
       .apply(TrpcMiddleware)

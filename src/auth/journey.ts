@@ -1,16 +1,24 @@
 import { Brand } from '../shared/brand';
 import { parseBrandParam } from '../shared/brand-query';
-import { RedirectPolicy, checkRedirectUrl } from '../brand/redirect-policy';
+import { RedirectPolicy, SafeRedirectUrl, checkRedirectUrl } from '../brand/redirect-policy';
 import { Locale, resolveLocale } from '../shared/locale';
 
-/** §3 "Sign-in redirect query parameters", validated. r and fr have passed the redirect policy. */
-export interface SigninQuery {
+/**
+ * The journey context: what the collector arrived at /signin with (§3 "Sign-in redirect query
+ * parameters"), validated once at the door by parseSigninQuery. The login state carries it through
+ * the IdP round trip (login-state.ts), and the after-login decision, the landing and the pages read
+ * it; no later step reads the raw query again.
+ */
+export interface JourneyContext {
+  /** §3 b, lower-cased; collectors when absent. */
   readonly brand: Brand;
-  readonly r?: string;
-  readonly fr?: string;
+  /** §5 r: the return URL; it passed the redirect policy, so it is never checked again. */
+  readonly r?: SafeRedirectUrl;
+  /** §5 fr: the forced return URL, used only where the flow allows it; it passed the policy too. */
+  readonly fr?: SafeRedirectUrl;
   /** `l`: the local flag ('true') or a locale. */
   readonly l?: string;
-  /** The auction brand's return state (a URL, checked when used). */
+  /** §4 step 4: the auction brand's return state, a URL checked by the policy where it is used. */
   readonly state?: string;
   /** An access token handed over by a brand (§4 App start); verified before any use. */
   readonly t?: string;
@@ -19,6 +27,7 @@ export interface SigninQuery {
   readonly postWelcome: boolean;
   readonly returnToSignIn: boolean;
   readonly acceptedTermsAndConditions?: boolean;
+  /** §5 locale order: l, then lang, then the brand (psajapan gives ja-JP), else en-US. */
   readonly locale: Locale;
 }
 
@@ -75,13 +84,13 @@ export function parseSigninQuery(
   raw: RawQuery,
   policy: RedirectPolicy,
 ):
-  | { ok: true; query: SigninQuery }
+  | { ok: true; journey: JourneyContext }
   | { ok: false; problems: QueryProblem[]; brand?: Brand; locale: Locale } {
   const problems: QueryProblem[] = [];
   const b = parseBrandParam(raw.b);
   if (!b.ok) problems.push({ param: 'b', code: 'InvalidBrand', message: b.message });
   const brand = b.ok ? b.brand : undefined;
-  const urls: Partial<Record<'r' | 'fr', string>> = {};
+  const urls: Partial<Record<'r' | 'fr', SafeRedirectUrl>> = {};
   for (const name of ['r', 'fr'] as const) {
     const value = single(raw, name, problems);
     if (value === undefined || value === '') continue;
@@ -110,7 +119,7 @@ export function parseSigninQuery(
     return { ok: false, problems, ...(brand ? { brand } : {}), locale };
   return {
     ok: true,
-    query: {
+    journey: {
       brand,
       ...urls,
       ...(l ? { l } : {}),

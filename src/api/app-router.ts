@@ -1,0 +1,67 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { TRPCError } from '@trpc/server';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { secureFor } from '../cookies/cookie-policy';
+import { AppLogger } from '../logging/app-logger';
+import { AuthEvents } from '../logging/auth-events';
+import { AccountProfiles } from '../session/account-profiles';
+import { SessionEnding } from '../session/session-ending';
+import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { Sessions } from '../session/sessions';
+import { accountRouter } from './account.router';
+import { cookieRouter } from './cookie.router';
+import { logRouter } from './log.router';
+import { router } from './trpc';
+
+/**
+ * The account API (§7) as a plain @trpc/server router built inside Nest's dependency injection
+ * (STACK.md: nestjs-trpc's generator cannot run here). Each domain builds its own router from the
+ * dependencies it needs; this factory hands them over and merges the three. The browser client
+ * takes its types from `AppRouter`, the type of `build()`.
+ */
+@Injectable()
+export class AppRouterFactory {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly sessions: Sessions,
+    private readonly profiles: AccountProfiles,
+    private readonly events: AuthEvents,
+    private readonly logger: AppLogger,
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+    private readonly ending: SessionEnding,
+  ) {
+    this.logger.setContext('AccountApi');
+  }
+
+  /** Logs a failed call without its input (which may hold anything) and without a stack unless it is ours. */
+  reportError(error: TRPCError, path: string | undefined, type: string): void {
+    if (error.code === 'INTERNAL_SERVER_ERROR') {
+      this.logger.error({ path, type, code: error.code, err: error.cause ?? error }, 'api error');
+    } else {
+      this.logger.warn(
+        { path, type, code: error.code, message: error.message },
+        'api call refused',
+      );
+    }
+  }
+
+  build() {
+    return router({
+      account: accountRouter({
+        sessions: this.sessions,
+        profiles: this.profiles,
+        ending: this.ending,
+      }),
+      log: logRouter({
+        sessions: this.sessions,
+        events: this.events,
+        logger: this.logger,
+        store: this.store,
+        clientErrors: this.config.rateLimit.clientErrors,
+      }),
+      cookie: cookieRouter({ secure: secureFor(this.config.http.publicUrl) }),
+    });
+  }
+}
+
+export type AppRouter = ReturnType<AppRouterFactory['build']>;

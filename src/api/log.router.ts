@@ -1,0 +1,86 @@
+import { TRPCError } from '@trpc/server';
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { RateLimit } from '../config/app-config';
+import type { AppLogger } from '../logging/app-logger';
+import type { AuthEvents } from '../logging/auth-events';
+import type { SessionStore } from '../session/session-store';
+import type { Sessions } from '../session/sessions';
+import { BRANDS } from '../shared/brand';
+import { mutationProcedure, router } from './trpc';
+
+/** log.clientError: what one report may carry (issue 5: size-capped). */
+const MAX_MESSAGE = 2000;
+const MAX_PATH = 2048;
+/** Control characters are shown, not interpreted, in logs (ASVS 5.0 16.4.1). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point here
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const neutralise = (s: string) =>
+  s.replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/** What the log procedures need: who is signed in (if anyone), where events go, the report limit. */
+export interface LogRouterDeps {
+  readonly sessions: Pick<Sessions, 'get'>;
+  readonly events: Pick<AuthEvents, 'signin'>;
+  readonly logger: Pick<AppLogger, 'warn'>;
+  /** Counts error reports per address (shared across instances on Redis). */
+  readonly store: Pick<SessionStore, 'increment'>;
+  /** RATE_LIMIT_CLIENT_ERRORS: error reports per client address and window. */
+  readonly clientErrors: RateLimit;
+}
+
+/** §7 log.*: what the browser tells the server. Neither needs a session. */
+export function logRouter(deps: LogRouterDeps) {
+  return router({
+    /** §8's exception: never UNAUTHORIZED; a signed-out call is recorded without a subject. */
+    signinEvent: mutationProcedure
+      .input(z.strictObject({ b: z.enum(BRANDS) }))
+      .mutation(async ({ ctx, input }) => {
+        const record = await deps.sessions.get(ctx.sessionId);
+        deps.events.signin(
+          input.b,
+          record
+            ? {
+                sub: record.sub,
+                ...(record.collectorsId ? { collectorsId: record.collectorsId } : {}),
+              }
+            : {},
+          'session',
+        );
+        return { recorded: true };
+      }),
+
+    /** §7/§8: the browser reports a render error; the answer's correlationId goes on the error page. */
+    clientError: mutationProcedure
+      .use(async ({ ctx, next }) => {
+        // Anyone can send reports: counted per address in the session store, before the input is
+        // even read, so a flood of bad reports is limited too.
+        const { limit, windowSeconds } = deps.clientErrors;
+        const hits = await deps.store.increment(
+          `ratelimit:client-error:${ctx.req.ip ?? 'unknown'}`,
+          windowSeconds,
+        );
+        if (hits > limit)
+          throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'too many error reports' });
+        return next();
+      })
+      .input(
+        z.strictObject({
+          message: z.string().min(1).max(MAX_MESSAGE),
+          path: z.string().min(1).max(MAX_PATH),
+        }),
+      )
+      .mutation(({ input }) => {
+        const correlationId = randomUUID();
+        deps.logger.warn(
+          {
+            correlationId,
+            clientMessage: neutralise(input.message),
+            path: neutralise(input.path.split('?')[0] ?? ''),
+          },
+          'client error',
+        );
+        return { correlationId };
+      }),
+  });
+}

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ResponseCookies } from '../cookies/response-cookies';
+import { applyRedirect } from '../http/apply-outcome';
+import { ShellAccessCheck, ShellAdmission, ShellVisit } from './shell-access';
+
+/**
+ * The HTTP side of the §2 check, shared by every guarded page's controller: reads the visit from the
+ * request, marks the answer no-store (it is personal either way) and, when the collector may not see
+ * the page, answers with the redirect to /signin. The page renders only when this returns an
+ * admission.
+ */
+@Injectable()
+export class ShellDoor {
+  constructor(
+    private readonly access: ShellAccessCheck,
+    private readonly cookies: ResponseCookies,
+  ) {}
+
+  async admit(req: Request, res: Response): Promise<ShellAdmission | undefined> {
+    const access = await this.access.check(this.visit(req));
+    res.set({ 'Cache-Control': 'no-store' });
+    if (access.allowed) return access;
+    applyRedirect(res, this.cookies, access.redirect);
+    return undefined;
+  }
+
+  private visit(req: Request): ShellVisit {
+    const jar = this.cookies.read(req);
+    const referer = req.headers.referer;
+    return {
+      url: req.originalUrl,
+      ...(typeof referer === 'string' ? { referer } : {}),
+      ...(jar.sessionId ? { sessionId: jar.sessionId } : {}),
+      ...(jar.promptMfaSignin ? { promptMfaSignin: jar.promptMfaSignin } : {}),
+      ...(jar.QTM_SID ? { qtmSid: jar.QTM_SID } : {}),
+      ...(jar.QTM_UID ? { qtmUid: jar.QTM_UID } : {}),
+    };
+  }
+}

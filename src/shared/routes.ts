@@ -74,3 +74,12 @@ export function servicePath(
   const search = params.toString();
   return `${ROUTES[route]}${search ? `?${search}` : ''}` as ServicePath;
 }
+
+/**
+ * A request's own path and query as a Location back on this service (e.g. the same page without
+ * `t`). Leading slashes and backslashes collapse into one `/`: a request for `//evil.com//x` must
+ * not come back as the protocol-relative `//x`, which a browser would follow to another host.
+ */
+export function samePath(pathname: string, search: string): ServicePath {
+  return `/${pathname.replace(/^[/\\]+/, '')}${search}` as ServicePath;
+}

@@ -1,7 +1,11 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { ResponseCookies } from '../cookies/response-cookies';
-import { ROUTES } from '../shared/routes';
+import { applyRedirect } from '../http/apply-outcome';
+import { HANDOFF_HEADERS, redirectTo } from '../http/outcome';
+import { ROUTES, samePath } from '../shared/routes';
+
+const PLACEHOLDER_ORIGIN = 'http://placeholder.invalid';
 import { TokenVerifier } from './token-verifier';
 
 /**
@@ -39,12 +43,18 @@ export class TokenParamMiddleware implements NestMiddleware {
     // Most requests carry no `t`: leave before any parsing.
     if (req.method !== 'GET' || t === undefined) return next();
     // originalUrl: inside Nest's middleware binding `req.path` is relative to the matched route.
-    const url = new URL(req.originalUrl, 'http://placeholder.invalid');
+    // Appended to a fixed origin rather than resolved against it, so `//host/x` stays a path.
+    const url = new URL(`${PLACEHOLDER_ORIGIN}${req.originalUrl}`);
     if (isExempt(url.pathname)) return next();
     const check = await this.verifier.verify(t);
-    if (check.ok && typeof t === 'string') this.cookies.set(res, 'accessToken', t);
     url.searchParams.delete('t');
-    res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' });
-    res.redirect(302, `${url.pathname}${url.search}`);
+    applyRedirect(
+      res,
+      this.cookies,
+      redirectTo(samePath(url.pathname, url.search), {
+        cookies: check.ok && typeof t === 'string' ? [{ set: 'accessToken', value: t }] : [],
+        headers: HANDOFF_HEADERS,
+      }),
+    );
   }
 }

@@ -32,7 +32,8 @@ module.exports = {
     {
       name: 'browser-code-imports-router-type-only',
       severity: 'error',
-      comment: 'The API router may reach views/ and client/ as a type (import type), never as code.',
+      comment:
+        'The API router may reach views/ and client/ as a type (import type), never as code.',
       from: { path: '^(views|client)/' },
       to: { path: '^src/api/app-router\\.ts$', dependencyTypesNot: ['type-only'] },
     },

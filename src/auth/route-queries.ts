@@ -88,3 +88,27 @@ export function parseBrandTokenQuery(raw: RawQuery, policy: RedirectPolicy): Bra
     locale: resolveLocale({ l, lang: raw.lang, ...(b.ok ? { brand: b.brand } : {}) }),
   };
 }
+
+/** §2, §8: the two values /unauthredirect takes. */
+export const UNAUTH_ERRORS = ['Unauthorized', 'GoldinInvalidOktaSession'] as const;
+export type UnauthError = (typeof UNAUTH_ERRORS)[number];
+
+/** /unauthredirect: which error, for which brand, in which language. */
+export function parseUnauthQuery(
+  raw: RawQuery,
+): { ok: true; error: UnauthError; brand: Brand; locale: Locale } | { ok: false; message: string } {
+  const error = raw.error ?? 'Unauthorized';
+  if (typeof error !== 'string' || !(UNAUTH_ERRORS as readonly string[]).includes(error)) {
+    return { ok: false, message: `error must be one of ${UNAUTH_ERRORS.join(', ')}` };
+  }
+  const b = parseBrandParam(raw.b);
+  // The Goldin error names the auction brand; anything else keeps the brand asked for.
+  const brand: Brand =
+    error === 'GoldinInvalidOktaSession' ? 'goldin' : b.ok ? b.brand : DEFAULT_BRAND;
+  return {
+    ok: true,
+    error: error as UnauthError,
+    brand,
+    locale: resolveLocale({ l: raw.l, lang: raw.lang, brand }),
+  };
+}

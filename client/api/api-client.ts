@@ -10,11 +10,11 @@ import { observable } from '@trpc/server/observable';
 import type { AppRouter } from '../../src/api/app-router';
 import { hexJsonTransformer } from '../../src/shared/hex-json';
 import { CSRF_HEADER, LOCALE_HEADER, SSR_HEADER } from '../../src/shared/api-wire';
-import { ROUTES } from '../../src/shared/routes';
+import { ROUTES, servicePath } from '../../src/shared/routes';
 import { NETWORK_MESSAGES, networkFetch } from './network-fetch';
 
 /** §8: where an UNAUTHORIZED answer sends the browser. */
-export const UNAUTHORIZED_URL = '/unauthredirect?error=Unauthorized';
+export const UNAUTHORIZED_URL = servicePath('unauthorized', { error: 'Unauthorized' });
 /** §8: the one procedure whose UNAUTHORIZED does not send the browser anywhere. */
 const NO_UNAUTHORIZED_REDIRECT = new Set(['log.signinEvent']);
 

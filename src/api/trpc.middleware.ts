@@ -11,12 +11,12 @@ import { AppRouterFactory } from './app-router';
 import { MAX_HEX_INPUT } from './hex-json-transformer';
 import type { TrpcContext } from './trpc';
 import { SSR_HEADER } from '../shared/api-wire';
-import { ROUTES } from '../shared/routes';
+import { ROUTES, servicePath } from '../shared/routes';
 
 /** §7: the application API's path (ROUTES.api), under the name its importers know. */
 export { TRPC_PATH } from '../shared/api-wire';
 /** §8: where an UNAUTHORIZED sends the browser. */
-export const UNAUTHORIZED_LOCATION = '/unauthredirect?error=Unauthorized';
+export const UNAUTHORIZED_LOCATION = servicePath('unauthorized', { error: 'Unauthorized' });
 
 /** Request bodies above this size answer 413 PAYLOAD_TOO_LARGE before they are read to the end. */
 export const MAX_BODY_BYTES = 4 * MAX_HEX_INPUT;

@@ -4,10 +4,12 @@
 // It installs Debian's packages when they are missing and we may (root with apt-get); otherwise it
 // stops with a message that says what to install. Tests are never skipped for a missing program:
 // a browser spec that still finds no Chromium fails with the same advice (test/support/chromium.ts).
-// Fonts: Chromium's own dependencies (libfontconfig1 -> fontconfig-config -> fonts-dejavu-core)
-// bring a Latin font even with --no-install-recommends, which is all the specs need: axe reads
-// colours and sizes from CSS, not glyphs. Only writing the README screenshots (SCREENSHOTS=1) needs a
-// Japanese font (fonts-noto-cjk), and that spec checks for it itself.
+// Fonts: the browser specs need one (with none, text has no width and a third of them fail), and
+// Chromium's hard dependencies bring one even with --no-install-recommends: libfontconfig1 ->
+// fontconfig-config -> fonts-dejavu-core (first of its alternatives). DejaVu alone passes every
+// browser spec, ja-JP included (axe reads colours and sizes from CSS, not glyphs), so no font package
+// is listed. Only writing the README screenshots (SCREENSHOTS=1) needs a Japanese font
+// (fonts-noto-cjk), and that spec stops by itself when there is none.
 'use strict';
 const { execFileSync, spawnSync } = require('node:child_process');
 

@@ -48,7 +48,11 @@ async function startHello() {
   return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
-async function startApp(extraEnv = {}) {
+/**
+ * The app as `npm start` runs it. `root` is the checkout to run (its dist/ built): this one by
+ * default, or another for a before/after comparison in the same run (BENCH_BASELINE in run.js).
+ */
+async function startApp(extraEnv = {}, root = ROOT) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
   // The same runtime flags as `npm start` and the Dockerfile: a larger young generation means fewer
@@ -57,10 +61,10 @@ async function startApp(extraEnv = {}) {
     process.execPath,
     [
       ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? RUNTIME.nodeFlags),
-      path.join(ROOT, 'dist/src/main.js'),
+      path.join(root, 'dist/src/main.js'),
     ],
     {
-      cwd: ROOT,
+      cwd: root,
       // Production-like: React's and Express's production builds (as `npm start` and the Dockerfile
       // run), JSON logs at info (to /dev/null here), limits out of the way of the load.
       env: {

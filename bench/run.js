@@ -14,6 +14,12 @@ const {
 const { signIn } = require('./signin');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+/**
+ * Another checkout of this repository with its dist/ built (e.g. a git worktree of the previous
+ * main): when set, its hot paths are measured in the same run and compared with this one's, so a
+ * refactoring can show it is no slower (both against the same hello reference, on the same machine).
+ */
+const BASELINE = process.env.BENCH_BASELINE;
 
 function summary(name, r) {
   return {
@@ -25,6 +31,27 @@ function summary(name, r) {
     cpu: r.cpuPerRequest,
     statuses: { '2xx': r['2xx'], '3xx': r['3xx'], '4xx': r['4xx'], '5xx': r['5xx'] },
   };
+}
+
+/** The product's four hot paths on one running app (signed in through the real journey). */
+async function hotPaths(app, label, signinPath, batchPath) {
+  const cookie = await signIn(app.url, 'collector@example.com', DEMO_PASSWORD);
+  const rows = [];
+  for (const [name, url, headers] of [
+    ['/healthz', `${app.url}/healthz`, {}],
+    ['signed-in /signin', `${app.url}${signinPath}`, { cookie }],
+    ['/collection', `${app.url}/collection`, { cookie }],
+    [
+      'API batch',
+      `${app.url}/api/collectors-web/trpc${batchPath}`,
+      { cookie, 'x-locale': 'en-US' },
+    ],
+  ]) {
+    rows.push(
+      summary(`${label}: ${name}`, await run({ duration: DURATION, url, headers, pid: app.pid })),
+    );
+  }
+  return rows;
 }
 
 async function main() {
@@ -133,6 +160,23 @@ async function main() {
     refreshing.stop();
   }
 
+  // Before/after in the same run: the baseline checkout, then this one again, on the same paths.
+  const comparison = [];
+  if (BASELINE) {
+    for (const [label, root] of [
+      ['baseline', BASELINE],
+      ['this checkout', undefined],
+    ]) {
+      const instance = await startApp({}, root);
+      try {
+        comparison.push(...(await hotPaths(instance, label, signinPath, batchPath)));
+      } finally {
+        instance.stop();
+      }
+    }
+    results.push(...comparison);
+  }
+
   const reference = results[0].rps;
   const referenceCpu = results[0].cpu;
   const rows = results.map((r) => ({
@@ -173,6 +217,18 @@ async function main() {
     console.log(
       `${label}: ${ratio.toFixed(2)} x hello (target >= ${target.toFixed(2)}${floorNote(key)})${p99}: ${met ? 'MET' : 'NOT MET'}`,
     );
+  }
+  if (BASELINE) {
+    const half = comparison.length / 2;
+    for (let i = 0; i < half; i++) {
+      const before = comparison[i];
+      const after = comparison[i + half];
+      const path = before.name.slice('baseline: '.length);
+      console.log(
+        `${path}: this checkout ${(after.rps / before.rps).toFixed(2)} x the baseline's req/s, ` +
+          `CPU µs/req ${Math.round(after.cpu)} vs ${Math.round(before.cpu)}`,
+      );
+    }
   }
   console.log(
     `${CONNECTIONS} connections, ${DURATION} s per scenario, ${os.cpus().length} cores, Node ${process.version}`,

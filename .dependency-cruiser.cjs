@@ -3,9 +3,59 @@
  * fails the run and names the rule. Type-only imports are seen too (tsPreCompilationDeps), because a
  * type import is how a server folder would first leak into the browser bundle.
  */
+/**
+ * The folders of src/, lowest layer first (docs/architecture.md "Layers"). A folder may import its own
+ * layer's folders (no cycle allowed, see no-folder-cycles) and lower layers', never a higher layer's.
+ */
+const LAYERS = [
+  ['shared', 'errors', 'lifecycle', 'common'],
+  ['config', 'metrics'],
+  ['cookies', 'logging', 'oidc', 'locale', 'brand'],
+  ['session', 'render'],
+  ['http', 'api', 'idp', 'health', 'rate-limit'],
+  ['auth', 'shell', 'token'],
+  ['backchannel', 'demo'],
+];
+const folders = (layers) => `^src/(${layers.flat().join('|')})/`;
+
+/** One rule per layer: nothing in it imports a folder of a higher layer. */
+const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({
+  name: 'layer-order',
+  severity: 'error',
+  comment:
+    `src/{${layer.join(',')}} (layer ${i}) may not import a higher layer ` +
+    '(docs/architecture.md "Layers"): move the shared piece down, or invert the dependency with a port.',
+  from: { path: folders([layer]) },
+  to: { path: folders(LAYERS.slice(i + 1)) },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...layerRules,
+    {
+      name: 'every-folder-has-a-layer',
+      severity: 'error',
+      comment:
+        'A new folder under src/ gets its place in LAYERS above (and in docs/architecture.md).',
+      from: { path: '^src/[^/]+/', pathNot: folders(LAYERS) },
+      to: {},
+    },
+    {
+      name: 'every-folder-has-a-layer',
+      severity: 'error',
+      comment: 'A new folder under src/ gets its place in LAYERS above (and in docs/architecture.md).',
+      from: {},
+      to: { path: '^src/[^/]+/', pathNot: folders(LAYERS) },
+    },
+    {
+      name: 'composition-root-is-on-top',
+      severity: 'error',
+      comment:
+        'main.ts, app.factory.ts and app.module.ts assemble the app; no folder imports them.',
+      from: { path: '^src/[^/]+/' },
+      to: { path: '^src/[^/]+\\.tsx?$' },
+    },
     {
       name: 'no-folder-cycles',
       severity: 'error',
@@ -57,8 +107,28 @@ module.exports = {
       severity: 'error',
       comment:
         'Services take typed inputs and return outcomes; only controllers and middleware touch express ' +
-        '(src/common/http-outcome.ts applies an outcome to the response).',
+        '(src/http/apply-outcome.ts applies an outcome to the response).',
       from: { path: '\\.service\\.ts$' },
+      to: { path: '(^|/)node_modules/(@types/)?express/' },
+    },
+    {
+      name: 'express-only-at-the-http-edge',
+      severity: 'error',
+      comment:
+        'Only the HTTP edge touches express: controllers, middleware, guards, the exception filter, ' +
+        'src/http/, the API context, the cookie reader/writer, the page renderer and the shell door. ' +
+        'Everything else takes typed input.',
+      from: {
+        path: '^src/',
+        pathNot: [
+          '\\.(controller|middleware|guard|filter|module|spec)\\.tsx?$',
+          '^src/http/',
+          '^src/api/trpc\\.ts$',
+          '^src/cookies/response-cookies\\.ts$',
+          '^src/render/shell-renderer\\.ts$',
+          '^src/shell/shell-door\\.ts$',
+        ],
+      },
       to: { path: '(^|/)node_modules/(@types/)?express/' },
     },
   ],

@@ -33,11 +33,9 @@ function summary(name, r) {
   };
 }
 
-/** The product's four hot paths on one running app (signed in through the real journey). */
-async function hotPaths(app, label, signinPath, batchPath) {
-  const cookie = await signIn(app.url, 'collector@example.com', DEMO_PASSWORD);
-  const rows = [];
-  for (const [name, url, headers] of [
+/** The product's four hot paths, each with the headers of a signed-in collector. */
+function hotPaths(app, cookie, signinPath, batchPath) {
+  return [
     ['/healthz', `${app.url}/healthz`, {}],
     ['signed-in /signin', `${app.url}${signinPath}`, { cookie }],
     ['/collection', `${app.url}/collection`, { cookie }],
@@ -46,10 +44,50 @@ async function hotPaths(app, label, signinPath, batchPath) {
       `${app.url}/api/collectors-web/trpc${batchPath}`,
       { cookie, 'x-locale': 'en-US' },
     ],
-  ]) {
-    rows.push(
-      summary(`${label}: ${name}`, await run({ duration: DURATION, url, headers, pid: app.pid })),
-    );
+  ];
+}
+
+/**
+ * Before/after in the same run: the baseline checkout and this one run side by side, and each path
+ * is measured in the order baseline, this, this, baseline (so a drift of the machine during the run
+ * weighs on both alike). The CPU time per request of each server is the steadier figure.
+ */
+async function compareWithBaseline(signinPath, batchPath) {
+  const baseline = await startApp({}, BASELINE);
+  const current = await startApp({});
+  const rows = [];
+  try {
+    const apps = [
+      ['baseline', baseline, await signIn(baseline.url, 'collector@example.com', DEMO_PASSWORD)],
+      ['this checkout', current, await signIn(current.url, 'collector@example.com', DEMO_PASSWORD)],
+    ];
+    const paths = apps.map(([, app, cookie]) => hotPaths(app, cookie, signinPath, batchPath));
+    for (let p = 0; p < paths[0].length; p++) {
+      const runs = { baseline: [], 'this checkout': [] };
+      for (const which of [0, 1, 1, 0]) {
+        const [label, app] = apps[which];
+        const [, url, headers] = paths[which][p];
+        runs[label].push(await run({ duration: DURATION, url, headers, pid: app.pid }));
+      }
+      const mean = (list, f) => list.reduce((sum, r) => sum + f(r), 0) / list.length;
+      const [before, after] = [runs.baseline, runs['this checkout']];
+      rows.push({
+        path: paths[0][p][0],
+        'baseline req/s': Math.round(mean(before, (r) => r.requests.average)),
+        'this req/s': Math.round(mean(after, (r) => r.requests.average)),
+        'req/s ratio': (
+          mean(after, (r) => r.requests.average) / mean(before, (r) => r.requests.average)
+        ).toFixed(2),
+        'baseline CPU µs/req': Math.round(mean(before, (r) => r.cpuPerRequest)),
+        'this CPU µs/req': Math.round(mean(after, (r) => r.cpuPerRequest)),
+        'CPU ratio': (
+          mean(before, (r) => r.cpuPerRequest) / mean(after, (r) => r.cpuPerRequest)
+        ).toFixed(2),
+      });
+    }
+  } finally {
+    baseline.stop();
+    current.stop();
   }
   return rows;
 }
@@ -160,22 +198,7 @@ async function main() {
     refreshing.stop();
   }
 
-  // Before/after in the same run: the baseline checkout, then this one again, on the same paths.
-  const comparison = [];
-  if (BASELINE) {
-    for (const [label, root] of [
-      ['baseline', BASELINE],
-      ['this checkout', undefined],
-    ]) {
-      const instance = await startApp({}, root);
-      try {
-        comparison.push(...(await hotPaths(instance, label, signinPath, batchPath)));
-      } finally {
-        instance.stop();
-      }
-    }
-    results.push(...comparison);
-  }
+  const comparison = BASELINE ? await compareWithBaseline(signinPath, batchPath) : [];
 
   const reference = results[0].rps;
   const referenceCpu = results[0].cpu;
@@ -218,17 +241,9 @@ async function main() {
       `${label}: ${ratio.toFixed(2)} x hello (target >= ${target.toFixed(2)}${floorNote(key)})${p99}: ${met ? 'MET' : 'NOT MET'}`,
     );
   }
-  if (BASELINE) {
-    const half = comparison.length / 2;
-    for (let i = 0; i < half; i++) {
-      const before = comparison[i];
-      const after = comparison[i + half];
-      const path = before.name.slice('baseline: '.length);
-      console.log(
-        `${path}: this checkout ${(after.rps / before.rps).toFixed(2)} x the baseline's req/s, ` +
-          `CPU µs/req ${Math.round(after.cpu)} vs ${Math.round(before.cpu)}`,
-      );
-    }
+  if (comparison.length > 0) {
+    console.log(`This checkout against ${BASELINE} (ratios above 1.00: this one is faster):`);
+    console.table(comparison);
   }
   console.log(
     `${CONNECTIONS} connections, ${DURATION} s per scenario, ${os.cpus().length} cores, Node ${process.version}`,

@@ -8,7 +8,7 @@ import type { SessionRecord } from '../session/sessions';
 import { accountStatus } from '../session/account-status';
 import { AuthUserState, shellGuard, shellSigninUrl } from '../shared/shell-guard';
 
-/** What the §2 check reads of a request to a guarded page (shell-visit.ts takes it from HTTP). */
+/** What the §2 check reads of a request to a guarded page (shell-door.ts takes it from HTTP). */
 export interface ShellVisit {
   /** The path and query asked for, e.g. `/collection?x=1`. */
   readonly url: string;

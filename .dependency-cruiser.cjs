@@ -44,7 +44,8 @@ module.exports = {
     {
       name: 'every-folder-has-a-layer',
       severity: 'error',
-      comment: 'A new folder under src/ gets its place in LAYERS above (and in docs/architecture.md).',
+      comment:
+        'A new folder under src/ gets its place in LAYERS above (and in docs/architecture.md).',
       from: {},
       to: { path: '^src/[^/]+/', pathNot: folders(LAYERS) },
     },

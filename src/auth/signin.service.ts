@@ -99,6 +99,8 @@ export class SigninService {
       nonce,
       codeChallenge: await client.calculatePKCECodeChallenge(verifier),
       uiLocales: journey.locale,
+      // §2: the IdP's steps show the brand the collector came from (the embedded IdP reads it).
+      extra: { brand: journey.brand },
       ...(prompt ? { prompt } : {}),
     });
     return redirectTo(url, { cookies: [{ set: BINDING_COOKIE, value: binding }] });

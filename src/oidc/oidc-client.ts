@@ -123,6 +123,12 @@ export class OidcClient {
       codeChallenge?: string;
       prompt?: string;
       uiLocales?: string;
+      /**
+       * Extra authorization parameters (OIDC Core 3.1.2.1 lets a request carry others): the brand the
+       * collector came from, which the embedded IdP shows on its steps; Okta ignores what it does not
+       * know.
+       */
+      extra?: Readonly<Record<string, string>>;
     },
     credentials = this.serviceClient,
   ): Promise<IdpUrl> {
@@ -138,6 +144,7 @@ export class OidcClient {
         : {}),
       ...(params.prompt ? { prompt: params.prompt } : {}),
       ...(params.uiLocales ? { ui_locales: params.uiLocales } : {}),
+      ...params.extra,
     });
     return url.href as IdpUrl;
   }

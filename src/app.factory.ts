@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
+import type { Logger } from 'pino';
 import * as path from 'node:path';
 import { AppModule, AppModuleOptions } from './app.module';
 import { requestBodies } from './http/request-bodies';
@@ -42,6 +43,16 @@ export async function createApp(
   return app;
 }
 
+/**
+ * Configuration the service runs with although it is wrong (e.g. malformed ENABLED_FEATURES, read as
+ * empty, §5): parsed before the logger existed, so reported here, one warning line per variable.
+ */
+function logConfigWarnings(logger: Logger, config: AppConfig): void {
+  for (const { key, message } of config.warnings) {
+    logger.warn({ context: 'Configuration', key }, `${key}: ${message}`);
+  }
+}
+
 /** Body parsers are set up in configureApp, not by Nest's defaults. */
 export const NEST_APP_OPTIONS = { bufferLogs: true, bodyParser: false } as const;
 
@@ -51,6 +62,7 @@ const BODY_LIMIT = '100kb';
 /** Process-wide HTTP settings: logger, proxy trust, security headers. */
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.useLogger(app.get(NestLogger));
+  logConfigWarnings(app.get(ROOT_LOGGER), config);
   // First, so that every answer has a request id and trace context, is logged, counted and timed,
   // the embedded IdP's and static files' included.
   app.use(requestLogging(app.get(ROOT_LOGGER)));

@@ -363,20 +363,24 @@ describe(decideAfterLogin.name, () => {
     });
   });
 
-  it('never sends a brand to a target outside the policy (a misconfigured token URL falls back to step 9)', () => {
+  it('never sends a brand to a target outside the policy: a misconfigured token URL is §8 "not a valid env URL"', () => {
+    // Issue 14 item 1: a URL the service must build itself and cannot is the error, not a detour to
+    // step 9 (which hid the misconfiguration).
     const config = testConfig({ APP_ENV: 'prod' });
-    const decision = decideAfterLogin({
-      env: 'prod',
-      journey: query('psa') as JourneyContext,
-      brand: { ...config.brands.psa, tokenURL: 'https://evil.com/cb' },
-      policy: redirectPolicyFromConfig(config),
-      publicUrl: config.http.publicUrl,
-      allowForcedReturn: true,
-    });
-    expect(decision).toEqual({
-      kind: 'return',
-      url: 'https://signin.collectors.com/collection',
-      createSession: true,
-    });
+    expect(() =>
+      decideAfterLogin({
+        env: 'prod',
+        journey: query('psa') as JourneyContext,
+        brand: { ...config.brands.psa, tokenURL: 'https://evil.com/cb' },
+        policy: redirectPolicyFromConfig(config),
+        publicUrl: config.http.publicUrl,
+        allowForcedReturn: true,
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'InvalidRedirectUrl',
+        message: expect.stringContaining('not a valid env URL'),
+      }),
+    );
   });
 });

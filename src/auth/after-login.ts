@@ -77,20 +77,18 @@ export function decideAfterLogin(input: AfterLoginInput): AfterLoginDecision {
   const local = isLocalOverride(query.l, env);
 
   // Steps 5-8: every brand other than collectors and the auction brands is a redirect brand (§3).
+  // Its target is the service's own configuration: one that does not pass the policy is §8's
+  // "not a valid env URL" (a configuration fault), never a silent detour.
   if (brand.brand !== 'collectors') {
-    const candidate = local ? brand.localURL : brand.tokenURL;
-    const target = checkRedirectUrl(candidate, policy);
-    if (target.ok) {
-      const mobile = brand.clientType === 'mobile-app';
-      return {
-        kind: 'brand',
-        target: target.url,
-        createSession: !BRANDS_WITHOUT_SESSION.has(brand.brand),
-        handoff: mobile ? 'handoff-code' : brand.handoff,
-        clearTokenCookies: mobile,
-        ...(returnUrl ? { returnUrl } : {}),
-      };
-    }
+    const mobile = brand.clientType === 'mobile-app';
+    return {
+      kind: 'brand',
+      target: ownTarget(local ? brand.localURL : brand.tokenURL, policy),
+      createSession: !BRANDS_WITHOUT_SESSION.has(brand.brand),
+      handoff: mobile ? 'handoff-code' : brand.handoff,
+      clearTokenCookies: mobile,
+      ...(returnUrl ? { returnUrl } : {}),
+    };
   }
 
   // Step 9.

@@ -17,6 +17,8 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { AppError } from '../errors/app-error';
 import { applyRedirect } from '../http/apply-outcome';
+import { AppLogger } from '../logging/app-logger';
+import { redactCallerUrl } from '../logging/redaction';
 import type { RedirectOutcome } from '../http/outcome';
 import { ROUTES } from '../shared/routes';
 import { BrandTokenService } from './brand-token.service';
@@ -48,7 +50,10 @@ export class AuthController {
     private readonly cookies: ResponseCookies,
     @Inject(REDIRECT_POLICY) private readonly policy: RedirectPolicy,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {}
+    private readonly logger: AppLogger,
+  ) {
+    this.logger.setContext(AuthController.name);
+  }
 
   @Get(ROUTES.signin)
   async start(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
@@ -59,6 +64,19 @@ export class AuthController {
       throw new AppError(
         first?.code ?? 'BadRequest',
         parsed.problems.map((p) => p.message).join('; '),
+      );
+    }
+    for (const dropped of parsed.dropped) {
+      // §5: the sign-in goes on without it; the brand learns which of its links is off from the log.
+      this.logger.warn(
+        {
+          event: 'return-url-dropped',
+          brand: parsed.journey.brand,
+          param: dropped.param,
+          reason: dropped.reason,
+          url: redactCallerUrl(dropped.value),
+        },
+        'return URL dropped: it does not pass the redirect policy',
       );
     }
     const { sessionId } = this.cookies.read(req);

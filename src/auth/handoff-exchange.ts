@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import type { Brand } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { TOKEN_PROBLEM_MESSAGES } from '../token/token-verifier';
 import { HandoffCodes } from './handoff-codes';
 
 export interface HandoffTokenResponse {
@@ -71,8 +72,15 @@ export class HandoffExchange {
         error: 'invalid_client',
         description: 'client authentication failed',
       };
+    // The code is what stands for the access token here: without one, §8's message for a call that
+    // needs a token and has none.
     if (typeof code !== 'string' || code === '')
-      return { ok: false, status: 400, error: 'invalid_request', description: 'code is required' };
+      return {
+        ok: false,
+        status: 400,
+        error: 'invalid_request',
+        description: TOKEN_PROBLEM_MESSAGES.missing,
+      };
     const handoff = await this.codes.take(code);
     // A code for another brand is consumed too: it was exposed to the wrong party.
     if (!handoff || handoff.brand !== brand) {

@@ -25,6 +25,7 @@ describe(parseSigninQuery.name, () => {
     );
     expect(result).toEqual({
       ok: true,
+      dropped: [],
       journey: {
         brand: 'psa',
         r: 'https://www.psacard.com/orders',
@@ -45,6 +46,7 @@ describe(parseSigninQuery.name, () => {
   it('defaults: collectors, no flags, en-US; the Japan brand gives ja-JP', () => {
     expect(parseSigninQuery({}, policy)).toEqual({
       ok: true,
+      dropped: [],
       journey: {
         brand: 'collectors',
         isNewAccount: false,
@@ -67,16 +69,6 @@ describe(parseSigninQuery.name, () => {
   const rejected: [string, Record<string, unknown>, string, string][] = [
     ['an unknown brand', { b: 'netflix' }, 'b', 'InvalidBrand'],
     ['a repeated brand', { b: ['psa', 'pcgs'] }, 'b', 'InvalidBrand'],
-    ['a foreign return URL', { r: 'https://evil.com/' }, 'r', 'InvalidRedirectUrl'],
-    ['a protocol-relative return URL', { r: '//evil.com' }, 'r', 'InvalidRedirectUrl'],
-    ['a javascript: forced return URL', { fr: 'javascript:alert(1)' }, 'fr', 'InvalidRedirectUrl'],
-    [
-      'a repeated return URL',
-      { r: ['https://www.psacard.com/', 'https://evil.com/'] },
-      'r',
-      'BadRequest',
-    ],
-    ['a nested parameter', { r: { a: 'b' } }, 'r', 'BadRequest'],
     ['a flag that is not a boolean', { isNewAccount: 'yes' }, 'isNewAccount', 'BadRequest'],
     [
       'terms that are not a boolean',
@@ -96,10 +88,53 @@ describe(parseSigninQuery.name, () => {
 
   it('reports every problem at once and keeps the brand for a branded error page', () => {
     const result = parseSigninQuery(
-      { b: 'pcgs', r: 'https://evil.com', postWelcome: 'maybe', lang: 'fr-CA' },
+      { b: 'pcgs', r: 'https://evil.com', postWelcome: 'maybe', isMigrated: 'no', lang: 'fr-CA' },
       policy,
     );
     expect(result).toMatchObject({ ok: false, brand: 'pcgs', locale: 'fr-CA' });
-    if (!result.ok) expect(result.problems.map((p) => p.param)).toEqual(['r', 'postWelcome']);
+    if (!result.ok)
+      expect(result.problems.map((p) => p.param)).toEqual(['isMigrated', 'postWelcome']);
+  });
+
+  // §5 "r is used only when it passes a safe-parse" and §4 step 9 "else /collection": a return URL
+  // that does not pass is dropped and reported, the sign-in goes on (issue 14 item 1).
+  const dropped: [string, Record<string, unknown>, 'r' | 'fr', string][] = [
+    ['a foreign return URL', { r: 'https://evil.com/' }, 'r', 'origin-not-allowed'],
+    ['a relative return URL', { r: '/orders' }, 'r', 'not-absolute'],
+    ['a protocol-relative return URL', { r: '//evil.com' }, 'r', 'not-absolute'],
+    ['a malformed return URL', { r: 'https://' }, 'r', 'unparseable'],
+    ['a javascript: forced return URL', { fr: 'javascript:alert(1)' }, 'fr', 'scheme-not-allowed'],
+    [
+      'a repeated return URL',
+      { r: ['https://www.psacard.com/', 'https://evil.com/'] },
+      'r',
+      'repeated',
+    ],
+    ['a nested return URL', { r: { a: 'b' } }, 'r', 'not-text'],
+    [
+      'an oversize return URL',
+      { r: `https://www.psacard.com/${'x'.repeat(5000)}` },
+      'r',
+      'too-long',
+    ],
+  ];
+  it.each(dropped)('drops %s (%s) and goes on', (_name, raw, param, reason) => {
+    const result = parseSigninQuery({ b: 'psa', ...raw }, policy);
+    expect(result).toMatchObject({ ok: true, journey: { brand: 'psa' } });
+    if (!result.ok) return;
+    expect(result.journey[param]).toBeUndefined();
+    expect(result.dropped).toEqual([expect.objectContaining({ param, reason })]);
+  });
+
+  it('keeps a valid r while dropping a bad fr', () => {
+    const result = parseSigninQuery(
+      { r: 'https://www.psacard.com/orders', fr: 'https://evil.com/' },
+      policy,
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      journey: { r: 'https://www.psacard.com/orders' },
+      dropped: [{ param: 'fr', reason: 'origin-not-allowed' }],
+    });
   });
 });

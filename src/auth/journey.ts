@@ -1,6 +1,11 @@
 import { Brand } from '../shared/brand';
 import { parseBrandParam } from '../shared/brand-query';
-import { RedirectPolicy, SafeRedirectUrl, checkRedirectUrl } from '../brand/redirect-policy';
+import {
+  RedirectPolicy,
+  RedirectRejection,
+  SafeRedirectUrl,
+  checkRedirectUrl,
+} from '../brand/redirect-policy';
 import { Locale, resolveLocale } from '../shared/locale';
 
 /**
@@ -33,8 +38,8 @@ export interface JourneyContext {
 
 export interface QueryProblem {
   readonly param: string;
-  /** `InvalidRedirectUrl` for r/fr (§8: "not a valid env URL"), `BadRequest` otherwise. */
-  readonly code: 'InvalidRedirectUrl' | 'InvalidBrand' | 'BadRequest';
+  /** `InvalidBrand` for b, `BadRequest` for a malformed flag or value. */
+  readonly code: 'InvalidBrand' | 'BadRequest';
   readonly message: string;
 }
 
@@ -80,29 +85,52 @@ function flag(raw: RawQuery, name: string, problems: QueryProblem[]): boolean | 
  * §3/§5: validates the /signin query once, at the door. Every problem is reported (the error page
  * lists them); nothing is half-accepted. Unknown parameters (analytics, campaign tags) are ignored.
  */
+/** A return URL that did not pass (§5): dropped from the journey, reported for the log. */
+export interface DroppedReturnUrl {
+  readonly param: 'r' | 'fr';
+  readonly reason: RedirectRejection | 'repeated' | 'not-text';
+  /** What was sent, as text (for the log line, which redacts it). */
+  readonly value: string;
+}
+
+/**
+ * §5 "r is used only when it passes a safe-parse": a return URL that does not is dropped, never an
+ * error page, so one slightly-off link from a brand does not stop the collectors who follow it
+ * (§4 step 9: "the return URL if valid, else /collection"). Repeated or nested values count as unusable
+ * too. The rest of the query is strict: a bad brand or a malformed flag is the error page.
+ */
+function returnUrls(
+  raw: RawQuery,
+  policy: RedirectPolicy,
+): { urls: Partial<Record<'r' | 'fr', SafeRedirectUrl>>; dropped: DroppedReturnUrl[] } {
+  const urls: Partial<Record<'r' | 'fr', SafeRedirectUrl>> = {};
+  const dropped: DroppedReturnUrl[] = [];
+  for (const param of ['r', 'fr'] as const) {
+    const value = raw[param];
+    if (value === undefined || value === '') continue;
+    if (typeof value !== 'string') {
+      const reason = Array.isArray(value) ? 'repeated' : 'not-text';
+      dropped.push({ param, reason, value: Array.isArray(value) ? value.join(',') : '' });
+      continue;
+    }
+    const decision = checkRedirectUrl(value, policy);
+    if (decision.ok) urls[param] = decision.url;
+    else dropped.push({ param, reason: decision.reason, value });
+  }
+  return { urls, dropped };
+}
+
 export function parseSigninQuery(
   raw: RawQuery,
   policy: RedirectPolicy,
 ):
-  | { ok: true; journey: JourneyContext }
+  | { ok: true; journey: JourneyContext; dropped: readonly DroppedReturnUrl[] }
   | { ok: false; problems: QueryProblem[]; brand?: Brand; locale: Locale } {
   const problems: QueryProblem[] = [];
   const b = parseBrandParam(raw.b);
   if (!b.ok) problems.push({ param: 'b', code: 'InvalidBrand', message: b.message });
   const brand = b.ok ? b.brand : undefined;
-  const urls: Partial<Record<'r' | 'fr', SafeRedirectUrl>> = {};
-  for (const name of ['r', 'fr'] as const) {
-    const value = single(raw, name, problems);
-    if (value === undefined || value === '') continue;
-    const decision = checkRedirectUrl(value, policy);
-    if (decision.ok) urls[name] = decision.url;
-    else
-      problems.push({
-        param: name,
-        code: 'InvalidRedirectUrl',
-        message: `${name} is not a valid env URL`,
-      });
-  }
+  const { urls, dropped } = returnUrls(raw, policy);
   const l = single(raw, 'l', problems);
   const locale = resolveLocale({
     l,
@@ -119,6 +147,7 @@ export function parseSigninQuery(
     return { ok: false, problems, ...(brand ? { brand } : {}), locale };
   return {
     ok: true,
+    dropped,
     journey: {
       brand,
       ...urls,

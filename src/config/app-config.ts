@@ -1,5 +1,5 @@
 import type { Brand } from '../shared/brand';
-import type { BrandDirectory } from './brand-directory';
+import type { BrandDirectory, ConfigProblem } from './brand-directory';
 import type { AppEnv, ServiceBases } from '../shared/environment';
 
 export type SessionStoreConfig =
@@ -50,8 +50,17 @@ export interface AppConfig {
     /** The first retry's delay; each further one waits four times longer. */
     readonly retryBaseMs: number;
   };
-  /** §3 enabled features (ENABLED_FEATURES, comma-separated), handed to the shell pages. */
+  /**
+   * §3 enabled features (ENABLED_FEATURES: comma-separated names or a JSON array of strings), handed
+   * to the shell pages. Empty when the data is malformed (§5), with an entry in `warnings`.
+   */
   readonly features: readonly string[];
+  /**
+   * Variables the service runs with although they are wrong (e.g. malformed ENABLED_FEATURES, read as
+   * empty). The logger does not exist yet while the configuration is parsed, so configureApp logs
+   * each one as a warning line at start.
+   */
+  readonly warnings: readonly ConfigProblem[];
   readonly dataDir: string;
   readonly sessionStore: SessionStoreConfig;
   /** Key for HMAC of session ids at rest, so that a copy of the store yields no usable `si`. */

@@ -193,6 +193,35 @@ describe('rate limits (DESIGN.md "Brute force", §8 client error reports)', () =
   });
 });
 
+describe('enabled features (§3, §5: malformed data is treated as empty)', () => {
+  it('reads the list, with no warning', () => {
+    const config = parseConfig({ ENABLED_FEATURES: 'gettingStarted,vault' });
+    expect(config.features).toEqual(['gettingStarted', 'vault']);
+    expect(config.warnings).toEqual([]);
+  });
+
+  it.each([
+    ['text that is no list', 'not json', 'is not a feature name'],
+    ['a JSON object', '{"a":1}', 'not a list of strings'],
+    ['an array of numbers', '[1,2]', 'entry 0 is not a string'],
+  ])('starts on %s with no features and one warning naming it', (_name, value, problem) => {
+    expect(problemsOf({ ENABLED_FEATURES: value })).toEqual([]);
+    const config = parseConfig({ ENABLED_FEATURES: value });
+    expect(config.features).toEqual([]);
+    expect(config.warnings).toEqual([
+      {
+        key: 'ENABLED_FEATURES',
+        message: expect.stringContaining(problem) as string,
+      },
+    ]);
+    expect(config.warnings[0]?.message).toContain('treated as empty (§5)');
+  });
+
+  it('still stops on real problems, and a malformed list is not one of them', () => {
+    expect(problemsOf({ ENABLED_FEATURES: '[1]', PORT: 'x' })).toEqual(['PORT']);
+  });
+});
+
 describe('graceful shutdown settings', () => {
   it('stops at once locally and drains for 5 s behind the load balancers of qa and prod', () => {
     expect(parseConfig({}).shutdown).toEqual({ drainMs: 0, timeoutMs: 10_000 });

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { BRANDS, Brand, REDIRECT_BRANDS } from '../shared/brand';
 import { BrandUrlOverride, ConfigProblem, buildBrandDirectory } from './brand-directory';
+import { ENABLED_FEATURES_KEY, parseEnabledFeatures } from './enabled-features';
 import type { AppConfig, ClientCredentials, IdpMode, SessionStoreConfig } from './app-config';
 import {
   APP_ENVS,
@@ -151,10 +152,13 @@ function describe(error: z.ZodError): string {
 
 /**
  * Parses the environment once. Every problem is collected before failing, so an operator fixes them all
- * in one go. qa and prod get no defaults for secrets, addresses or the IdP (DESIGN.md "Configuration").
+ * in one go; what the service can run with anyway comes back in `warnings`. qa and prod get no
+ * defaults for secrets, addresses or the IdP (DESIGN.md "Configuration").
  */
 export function parseConfig(raw: RawEnv): AppConfig {
   const problems: ConfigProblem[] = [];
+  /** Values the service can run with but an operator should fix; logged once the logger exists. */
+  const warnings: ConfigProblem[] = [];
   const read = <T>(key: string, schema: z.ZodType<T>, fallback: T): T => {
     const value = raw[key];
     if (value === undefined || value === '') return fallback;
@@ -342,27 +346,15 @@ export function parseConfig(raw: RawEnv): AppConfig {
 
   const log = { level: read('LOG_LEVEL', z.enum(LOG_LEVELS), 'info') };
   // §3 "Enabled-features data: a list of strings", e.g. gettingStarted for the header's first dropdown.
-  const features = read(
-    'ENABLED_FEATURES',
-    z
-      .string()
-      .transform((v) =>
-        v
-          .split(',')
-          .map((f) => f.trim())
-          .filter((f) => f !== ''),
-      )
-      .pipe(
-        z
-          .array(
-            z
-              .string()
-              .regex(/^[A-Za-z][A-Za-z0-9_-]{0,63}$/, 'feature names are letters, digits, - and _'),
-          )
-          .max(64),
-      ),
-    [] as string[],
-  );
+  // §5: malformed data is treated as empty, so it is a warning, not a problem that stops the start.
+  const enabledFeatures = parseEnabledFeatures(raw[ENABLED_FEATURES_KEY]);
+  if (!enabledFeatures.ok) {
+    warnings.push({
+      key: ENABLED_FEATURES_KEY,
+      message: `${enabledFeatures.problem}; the features are treated as empty (§5)`,
+    });
+  }
+  const features = enabledFeatures.features;
   const rateLimit = {
     credentialPosts: read('RATE_LIMIT_CREDENTIAL_POSTS', rateLimitSchema, {
       limit: 30,
@@ -414,6 +406,7 @@ export function parseConfig(raw: RawEnv): AppConfig {
     http: { host, port, publicUrl, trustProxy },
     services,
     features,
+    warnings,
     backchannel,
     dataDir,
     sessionStore,

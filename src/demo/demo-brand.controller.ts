@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { isBrand } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
-import { TokenVerifier } from '../token/token-verifier';
+import { TOKEN_PROBLEM_MESSAGES, TokenVerifier } from '../token/token-verifier';
 import { ROUTES } from '../shared/routes';
 
 /**
@@ -33,8 +33,10 @@ export class DemoBrandController {
       how = 'one-time handoff code, exchanged server-to-server';
       token = await this.exchange(brand, query.code);
     }
-    const check = token ? await this.verifier.verify(token) : undefined;
-    const rows: [string, unknown][] = check?.ok
+    // A missing token (no t, an empty t, or a code that gave none) is refused by the verifier too, so
+    // the page says what §8 says for it.
+    const check = await this.verifier.verify(token);
+    const rows: [string, unknown][] = check.ok
       ? [
           ['CollectorsId', check.claims.CollectorsId],
           ['NavisionId', check.claims.NavisionId],
@@ -44,11 +46,11 @@ export class DemoBrandController {
           ['expires', new Date(check.claims.exp * 1000).toISOString()],
         ]
       : [];
-    const status = !token
-      ? 'No token was received.'
-      : check?.ok
-        ? 'Signed in: the token verified against the IdP keys.'
-        : `The token did not verify (${check?.reason ?? 'unknown'}).`;
+    const status = check.ok
+      ? 'Signed in: the token verified against the IdP keys.'
+      : check.reason === 'missing'
+        ? `No token was received: ${TOKEN_PROBLEM_MESSAGES.missing}.`
+        : `The token did not verify: ${TOKEN_PROBLEM_MESSAGES[check.reason]}.`;
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Demo brand: ${escapeHtml(brand)}</title><link rel="stylesheet" href="/static/css/signin.css"></head>
 <body><main id="main" class="signin-card"><h1>Demo brand site: ${escapeHtml(this.config.brands[brand].companyName)} (${escapeHtml(brand)})</h1>
 <p role="status" data-testid="status">${escapeHtml(status)}</p><p>Received by: ${escapeHtml(how)}. Session id (si): ${query.si ? 'received' : 'none'}. Refresh token (rt): ${query.rt ? 'received' : 'none'}.</p>

@@ -1,4 +1,4 @@
-import { REDACTED, redactUrl } from './redaction';
+import { REDACTED, redactCallerUrl, redactUrl } from './redaction';
 
 describe(redactUrl.name, () => {
   const table: [string, string][] = [
@@ -27,8 +27,29 @@ describe(redactUrl.name, () => {
     ['/cb?%zz=bad-encoding&t=x', `/cb?%zz=bad-encoding&t=${REDACTED}`],
     ['/cb?t', '/cb?t'],
     ['/cb?password=hunter2&client_secret=s', `/cb?password=${REDACTED}&client_secret=${REDACTED}`],
+    // A return URL's own query may carry a brand's tokens: it goes, the address stays readable.
+    [
+      '/signin?b=psa&r=https%3A%2F%2Fevil.example%2Fx%3Ftoken%3Dsecret%23frag',
+      '/signin?b=psa&r=https%3A%2F%2Fevil.example%2Fx',
+    ],
+    [
+      '/signin?fr=https%3A%2F%2Fu%3Ap%40www.psacard.com%2Fa%3Fsi%3D1',
+      '/signin?fr=https%3A%2F%2Fwww.psacard.com%2Fa',
+    ],
+    ['/signin?r=%E0%A4%A', `/signin?r=${REDACTED}`],
   ];
   it.each(table)('%s', (input, expected) => {
     expect(redactUrl(input)).toBe(expected);
+  });
+});
+
+describe(redactCallerUrl.name, () => {
+  it.each([
+    ['https://evil.example/steal?token=secret#frag', 'https://evil.example/steal'],
+    ['https://user:pass@www.psacard.com/x', 'https://www.psacard.com/x'],
+    ['/orders?x=1', '/orders'],
+    [`https://www.psacard.com/${'a'.repeat(300)}`, `https://www.psacard.com/${'a'.repeat(176)}…`],
+  ])('%s', (input, expected) => {
+    expect(redactCallerUrl(input)).toBe(expected);
   });
 });

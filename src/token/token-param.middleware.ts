@@ -3,10 +3,11 @@ import type { NextFunction, Request, Response } from 'express';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { applyRedirect } from '../http/apply-outcome';
 import { HANDOFF_HEADERS, redirectTo } from '../http/outcome';
+import { AppLogger } from '../logging/app-logger';
 import { ROUTES, samePath } from '../shared/routes';
+import { TOKEN_PROBLEM_MESSAGES, TokenVerifier } from './token-verifier';
 
 const PLACEHOLDER_ORIGIN = 'http://placeholder.invalid';
-import { TokenVerifier } from './token-verifier';
 
 /**
  * Paths that never take a `t` (the IdP, APIs, assets, probes), and sign-out, which drops `t` itself
@@ -29,14 +30,19 @@ const isExempt = (path: string) =>
  * §4 App start step 3 and §5, on the server: a page URL carrying `t` has it verified (JWKS, RS256,
  * issuer, audience, expiry, access-token type, size) before it becomes the accessToken cookie, and is
  * then answered with a redirect to the same URL without `t`, so the token leaves the address bar and
- * the history. An invalid `t` is dropped and stores nothing (§8: unreadable gives empty tokens).
+ * the history. An invalid `t` is dropped and stores nothing (§8: unreadable gives empty tokens); so is
+ * an empty one (`?t=`), and the reason is logged as a warning with the path: for an empty `t`, §8's
+ * 'access token must be specified'. The token itself is never logged.
  */
 @Injectable()
 export class TokenParamMiddleware implements NestMiddleware {
   constructor(
     private readonly verifier: TokenVerifier,
     private readonly cookies: ResponseCookies,
-  ) {}
+    private readonly logger: AppLogger,
+  ) {
+    this.logger.setContext(TokenParamMiddleware.name);
+  }
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
     const t = req.query.t;
@@ -48,6 +54,12 @@ export class TokenParamMiddleware implements NestMiddleware {
     if (isExempt(url.pathname)) return next();
     const check = await this.verifier.verify(t);
     url.searchParams.delete('t');
+    if (!check.ok) {
+      this.logger.warn(
+        { path: url.pathname, reason: check.reason },
+        TOKEN_PROBLEM_MESSAGES[check.reason],
+      );
+    }
     applyRedirect(
       res,
       this.cookies,

@@ -18,9 +18,24 @@ export interface AccessTokenClaims extends JWTPayload {
   readonly exp: number;
 }
 
+/** Why an access token was refused. */
+export type TokenProblem = 'missing' | 'too-large' | 'expired' | 'invalid';
+
 export type TokenCheck =
   | { readonly ok: true; readonly claims: AccessTokenClaims }
-  | { readonly ok: false; readonly reason: 'missing' | 'too-large' | 'expired' | 'invalid' };
+  | { readonly ok: false; readonly reason: TokenProblem };
+
+/**
+ * What each refusal says, in logs and answers: the one place a token problem becomes text. §8: "A
+ * missing token gives the message 'access token must be specified'"; the others are ours (§8 shows
+ * none). None of them quotes the token.
+ */
+export const TOKEN_PROBLEM_MESSAGES: Readonly<Record<TokenProblem, string>> = {
+  missing: 'access token must be specified',
+  'too-large': 'access token is too large',
+  expired: 'access token has expired',
+  invalid: 'access token is invalid',
+};
 
 /**
  * Verifies access tokens before any use (§5, DESIGN.md flow 5, ASVS 5.0 9.1-9.2): signature against the

@@ -25,7 +25,7 @@ export interface AccountRouterDeps {
 export function accountRouter(deps: AccountRouterDeps) {
   // account.signout asks the store, not the live read: a session whose tokens can no longer be
   // refreshed must still be one its owner can end.
-  const requireStoredSession = requireSession((ctx) => deps.sessions.get(ctx.sessionId));
+  const requireStoredSession = requireSession((ctx) => ctx.storedSession());
 
   return router({
     /** §3 Auth user state, refreshing tokens as §4 requires; public, since it answers "signed out". */

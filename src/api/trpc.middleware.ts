@@ -28,9 +28,13 @@ export const MAX_BODY_BYTES = 4 * MAX_HEX_INPUT;
 export function createTrpcContext(
   req: Request,
   res: Response,
-  deps: { readonly liveSessions: Pick<LiveSessions, 'read'>; readonly publicOrigin: string },
+  deps: {
+    readonly liveSessions: Pick<LiveSessions, 'read' | 'bound'>;
+    readonly publicOrigin: string;
+  },
 ): TrpcContext {
-  const sessionId = parseCookieHeader(req.headers.cookie).sessionId;
+  const jar = parseCookieHeader(req.headers.cookie);
+  const sessionId = jar.sessionId;
   let session: Promise<SessionRecord | undefined> | undefined;
   return {
     req,
@@ -38,7 +42,8 @@ export function createTrpcContext(
     locale: localeOfRequest(req),
     ssr: req.headers[SSR_HEADER] === '1' || req.headers[SSR_HEADER] === 'true',
     sessionId,
-    session: () => (session ??= deps.liveSessions.read(sessionId)),
+    session: () => (session ??= deps.liveSessions.read(sessionId, jar.sessionBinding)),
+    storedSession: () => deps.liveSessions.bound(sessionId, jar.sessionBinding),
     publicOrigin: deps.publicOrigin,
   };
 }

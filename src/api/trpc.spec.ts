@@ -44,6 +44,7 @@ function callerFor(call: Call) {
       reads.count += 1;
       return Promise.resolve(call.session);
     },
+    storedSession: () => Promise.resolve(call.session),
     publicOrigin: ORIGIN,
   };
   return { api: createCaller(ctx), reads };

@@ -17,6 +17,11 @@ export interface TrpcContext {
   readonly sessionId: string | undefined;
   /** The live session of this request (refreshed if needed), looked up once however many calls a batch holds. */
   readonly session: () => Promise<SessionRecord | undefined>;
+  /**
+   * The stored session the cookie names, if this browser holds its binding (issue 14 item 4); no
+   * refresh. For ending a session whose tokens can no longer be refreshed.
+   */
+  readonly storedSession: () => Promise<SessionRecord | undefined>;
   /** This service's origin, for the same-origin check of mutations. */
   readonly publicOrigin: string;
 }

@@ -2,6 +2,7 @@ import { productionEnv, testConfig } from '../../test/support/test-config';
 import type { Brand } from '../shared/brand';
 import { checkRedirectUrl, redirectPolicyFromConfig } from '../brand/redirect-policy';
 import { AfterLoginDecision, LOCAL_COLLECTION_URL, decideAfterLogin } from './after-login';
+import { AppError } from '../errors/app-error';
 import type { JourneyContext } from './journey';
 
 /** The rows give r and fr as raw strings; like /signin's parser, only ones that pass the policy arrive. */
@@ -367,7 +368,8 @@ describe(decideAfterLogin.name, () => {
     // Issue 14 item 1: a URL the service must build itself and cannot is the error, not a detour to
     // step 9 (which hid the misconfiguration).
     const config = testConfig({ APP_ENV: 'prod' });
-    expect(() =>
+    let thrown: unknown;
+    try {
       decideAfterLogin({
         env: 'prod',
         journey: query('psa') as JourneyContext,
@@ -375,12 +377,12 @@ describe(decideAfterLogin.name, () => {
         policy: redirectPolicyFromConfig(config),
         publicUrl: config.http.publicUrl,
         allowForcedReturn: true,
-      }),
-    ).toThrow(
-      expect.objectContaining({
-        code: 'InvalidRedirectUrl',
-        message: expect.stringContaining('not a valid env URL'),
-      }),
-    );
+      });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(AppError);
+    expect(thrown).toMatchObject({ code: 'InvalidRedirectUrl' });
+    expect(String((thrown as Error).message)).toContain('not a valid env URL');
   });
 });

@@ -79,10 +79,14 @@ export class AuthController {
         'return URL dropped: it does not pass the redirect policy',
       );
     }
-    const { sessionId } = this.cookies.read(req);
+    const { sessionId, sessionBinding } = this.cookies.read(req);
     this.send(
       res,
-      await this.signin.start({ journey: parsed.journey, ...(sessionId ? { sessionId } : {}) }),
+      await this.signin.start({
+        journey: parsed.journey,
+        ...(sessionId ? { sessionId } : {}),
+        ...(sessionBinding ? { binding: sessionBinding } : {}),
+      }),
     );
   }
 
@@ -122,10 +126,14 @@ export class AuthController {
 
   @Get(ROUTES.logout)
   async logout(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const { sessionId } = this.cookies.read(req);
+    const { sessionId, sessionBinding } = this.cookies.read(req);
     this.send(
       res,
-      await this.signout.signOut({ ...parseLogoutQuery(raw), ...(sessionId ? { sessionId } : {}) }),
+      await this.signout.signOut({
+        ...parseLogoutQuery(raw),
+        ...(sessionId ? { sessionId } : {}),
+        ...(sessionBinding ? { binding: sessionBinding } : {}),
+      }),
     );
   }
 

@@ -9,7 +9,8 @@ import { AuthEvents } from '../logging/auth-events';
 import { OidcClient, TokenResult, TokenSet } from '../oidc/oidc-client';
 import { AccountProfiles } from '../session/account-profiles';
 import { accountStatus } from '../session/account-status';
-import { LiveSessions } from '../session/live-sessions';
+import { LiveSessions, bindingHashOf } from '../session/live-sessions';
+import { randomKey } from '../session/one-time-store';
 import { SessionRecord, Sessions } from '../session/sessions';
 import { DEFAULT_LOCALE } from '../shared/locale';
 import { ROUTES, servicePath } from '../shared/routes';
@@ -24,6 +25,8 @@ import { BINDING_COOKIE, LoginStates } from './login-state';
 export interface SigninStart {
   readonly journey: JourneyContext;
   readonly sessionId?: string;
+  /** The browser's binding (sessionBinding cookie): the session is this browser's only with it. */
+  readonly binding?: string;
 }
 
 /** What the IdP sent back to /handleloginredirect, and what the browser holds. */
@@ -39,6 +42,14 @@ export interface LoginLanding {
 }
 
 type NewSession = Omit<SessionRecord, 'createdAt' | 'lastUsedAt'>;
+
+/** The session an after-login works from, and the browser binding its new sessions are bound to. */
+interface Current {
+  readonly record: NewSession;
+  readonly binding: string;
+  /** A binding made by this request (a new authentication): the browser receives its cookie. */
+  readonly newBinding: boolean;
+}
 
 /**
  * The sign-in journey (DESIGN.md flows 1-3), from the brand's link to the brand's landing: start at
@@ -60,9 +71,9 @@ export class SigninService {
   ) {}
 
   /** /signin: a live session goes straight to the after-login step; otherwise to the IdP. */
-  async start({ journey, sessionId }: SigninStart): Promise<RedirectOutcome> {
-    const record = await this.liveSessions.read(sessionId);
-    if (record && sessionId) {
+  async start({ journey, sessionId, binding }: SigninStart): Promise<RedirectOutcome> {
+    const record = await this.liveSessions.read(sessionId, binding);
+    if (record && sessionId && binding) {
       // §2: the shell sends a collector here while a step is pending (migration, second-factor
       // set-up, survey); those steps are the IdP's, so this sign-in goes through it once more. The
       // promptMfaSignin flag is the browser's to apply (its shell only comes here when it allows the
@@ -72,7 +83,7 @@ export class SigninService {
         return this.toIdp(journey, 'login', true);
       }
       this.events.signin(journey.brand, subjectOf(record), 'session');
-      return this.afterLogin(journey, { sessionId, record });
+      return this.afterLogin(journey, { record: reusable(record), binding, newBinding: false });
     }
     return this.toIdp(journey);
   }
@@ -126,24 +137,23 @@ export class SigninService {
     } catch (e) {
       throw new AppError('SigninFailed', 'the sign-in could not be completed', { cause: e });
     }
-    // A fresh session id on every authentication (ASVS 5.0 7.2.4); the old one, if any, ends.
+    // A new authentication: the browser's old session ends (ASVS 5.0 7.2.4), and it gets a new
+    // binding and a new family for the sessions this sign-in makes.
     await this.sessions.delete(landing.sessionId);
     const record = {
       ...sessionFrom(pending.journey, tokens, landing.userAgent),
       ...(pending.offerSteps ? { stepsOffered: true } : {}),
+      family: randomKey(),
     };
     this.events.signin(pending.journey.brand, subjectOf(record), 'idp');
-    return this.afterLogin(pending.journey, { record });
+    return this.afterLogin(pending.journey, { record, binding: randomKey(), newBinding: true });
   }
 
   /**
    * §4 After login. Steps 1 and 2 here; the decision for steps 3-9; then its effects: session,
    * cookies, handoff code, and where to go.
    */
-  private async afterLogin(
-    journey: JourneyContext,
-    current: { sessionId?: string; record: NewSession },
-  ): Promise<RedirectOutcome> {
+  private async afterLogin(journey: JourneyContext, current: Current): Promise<RedirectOutcome> {
     if (journey.acceptedTermsAndConditions !== undefined) {
       await this.profiles.update(current.record.sub, {
         acceptedTermsAndConditions: journey.acceptedTermsAndConditions,
@@ -173,7 +183,9 @@ export class SigninService {
           }),
         );
       case 'brand': {
-        const sessionId = decision.createSession ? await this.ensureSession(current) : undefined;
+        const sessionId = decision.createSession
+          ? await this.newSession(journey, current)
+          : undefined;
         const handoff =
           decision.handoff === 'tokens-in-url'
             ? ({ mode: 'tokens-in-url', tokens } as const)
@@ -190,36 +202,60 @@ export class SigninService {
           {
             cookies: decision.clearTokenCookies
               ? [{ clearTokens: true }]
-              : tokenCookies(tokens, sessionId),
+              : sessionCookies(tokens, sessionId, current),
             headers: HANDOFF_HEADERS,
           },
         );
       }
       case 'return': {
-        const sessionId = await this.ensureSession(current);
+        const sessionId = await this.newSession(journey, current);
         return redirectTo(decision.url, {
-          cookies: tokenCookies(tokens, sessionId),
+          cookies: sessionCookies(tokens, sessionId, current),
           headers: HANDOFF_HEADERS,
         });
       }
     }
   }
 
-  private async ensureSession(current: {
-    sessionId?: string;
-    record: NewSession;
-  }): Promise<string> {
-    return current.sessionId ?? this.sessions.create(current.record);
+  /**
+   * §4 step 5: a fresh session id for every after-login, signed in already or not. It joins the
+   * family of the sign-in and is bound to this browser, so the `si` a brand receives names a
+   * session but signs nobody in here (issue 14 item 4). The browser's earlier session stays: it is
+   * the session of the brand that received it, listed on the sessions page.
+   */
+  private newSession(journey: JourneyContext, current: Current): Promise<string> {
+    return this.sessions.create({
+      ...current.record,
+      brand: journey.brand,
+      bindingHash: bindingHashOf(current.binding),
+    });
   }
 }
 
-/** §9 token cookies and the sessionId cookie (§4 step 5), holding the current tokens. */
-function tokenCookies(tokens: TokenSet, sessionId: string | undefined): CookieChange[] {
+/**
+ * §9 token cookies and the sessionId cookie (§4 step 5), holding the current tokens, and the browser
+ * binding when this request made it.
+ */
+function sessionCookies(
+  tokens: TokenSet,
+  sessionId: string | undefined,
+  current: Current,
+): CookieChange[] {
   return [
     { set: 'accessToken', value: tokens.accessToken },
     ...(tokens.refreshToken ? [{ set: 'refreshToken', value: tokens.refreshToken } as const] : []),
     ...(sessionId ? [{ set: 'sessionId', value: sessionId } as const] : []),
+    ...(sessionId && current.newBinding
+      ? [{ set: 'sessionBinding', value: current.binding } as const]
+      : []),
   ];
+}
+
+/** A live session as the start of a new one of its family: what a new session copies of it. */
+function reusable(record: SessionRecord): NewSession {
+  const { createdAt: _created, lastUsedAt: _used, bindingHash: _hash, ...rest } = record;
+  // Sessions made before families existed start one now.
+  return { ...rest, family: rest.family ?? randomKey() };
 }
 
 /** The session record a completed sign-in creates. */

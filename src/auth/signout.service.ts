@@ -8,6 +8,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
 import { AuthEvents } from '../logging/auth-events';
 import { OidcClient } from '../oidc/oidc-client';
+import { LiveSessions } from '../session/live-sessions';
 import { OneTimeStore } from '../session/one-time-store';
 import { SessionEnding } from '../session/session-ending';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
@@ -22,6 +23,8 @@ export interface SignoutRequest {
   /** §4 Sign-out step 5: the query to carry back, minus `t`. */
   readonly carried: Readonly<Record<string, string>>;
   readonly sessionId?: string;
+  /** The browser binding: only the browser that holds it ends the session its cookie names. */
+  readonly binding?: string;
 }
 
 interface PendingLogout {
@@ -43,6 +46,7 @@ export class SignoutService {
     @Inject(REDIRECT_POLICY) private readonly policy: RedirectPolicy,
     @Inject(SESSION_STORE) store: SessionStore,
     private readonly ending: SessionEnding,
+    private readonly liveSessions: LiveSessions,
     private readonly oidc: OidcClient,
     private readonly events: AuthEvents,
     private readonly logger: AppLogger,
@@ -51,8 +55,10 @@ export class SignoutService {
     this.pending = new OneTimeStore<PendingLogout>(store, 'logout', LOGOUT_STATE_TTL_SECONDS);
   }
 
-  async signOut({ brand, carried, sessionId }: SignoutRequest): Promise<RedirectOutcome> {
-    const record = await this.ending.endById(sessionId, 'signout');
+  async signOut({ brand, carried, sessionId, binding }: SignoutRequest): Promise<RedirectOutcome> {
+    // An `si` alone (a brand's copy of a session id) ends nothing (issue 14 item 4).
+    const own = await this.liveSessions.bound(sessionId, binding);
+    const record = own ? await this.ending.endById(sessionId, 'signout') : undefined;
     this.events.logout(
       brand,
       record
@@ -66,7 +72,10 @@ export class SignoutService {
       postLogoutRedirectUri: `${this.config.http.publicUrl}${ROUTES.logoutLanding}`,
       state,
     });
-    return redirectTo(url, { cookies: [{ clearTokens: true }], headers: HANDOFF_HEADERS });
+    return redirectTo(url, {
+      cookies: [{ clearTokens: true }, { clear: 'sessionBinding' }],
+      headers: HANDOFF_HEADERS,
+    });
   }
 
   /** /handlelogoutredirect: on to the validated return URL, or the sign-in page of the brand. */

@@ -25,6 +25,8 @@ describe('COOKIE_POLICIES', () => {
     ['QTM_UID', 31_536_000, '/', 'lax', false, false],
     // Ours: binds a pending sign-in to the browser for the life of the login state.
     ['signinBinding', 600, '/', 'lax', true, true],
+    // Ours: binds this origin's sessions to the browser that signed in, as long as sessionId lives.
+    ['sessionBinding', 31_536_000, '/', 'lax', true, true],
   ];
 
   it.each(spec)(

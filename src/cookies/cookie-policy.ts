@@ -52,6 +52,7 @@ export const COOKIE_NAMES = [
   'QTM_SID',
   'QTM_UID',
   'signinBinding',
+  'sessionBinding',
 ] as const;
 export type CookieName = (typeof COOKIE_NAMES)[number];
 
@@ -121,6 +122,13 @@ export const COOKIE_POLICIES: Readonly<Record<CookieName, CookiePolicy>> = {
   signinBinding: {
     ...CREDENTIAL,
     maxAge: SIGNIN_BINDING_MAX_AGE,
+    valuePattern: /^[A-Za-z0-9_-]{43}$/,
+  },
+  // Binds the sessions of this origin to the browser that signed in (issue 14 item 4): a session id
+  // alone (the `si` brands receive) signs nobody in here. Never in a URL; lives as long as sessionId.
+  sessionBinding: {
+    ...CREDENTIAL,
+    maxAge: SESSION_ID_MAX_AGE,
     valuePattern: /^[A-Za-z0-9_-]{43}$/,
   },
 };

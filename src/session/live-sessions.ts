@@ -1,12 +1,27 @@
 import { Injectable } from '@nestjs/common';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { SessionRecord, Sessions } from './sessions';
 import { TokenRefresher } from './token-refresh';
 
+/** The hash a session keeps of its browser binding (the sessionBinding cookie's value). */
+export function bindingHashOf(binding: string): string {
+  return createHash('sha256').update(binding).digest('base64url');
+}
+
+/** Whether a browser's binding cookie matches the session's, in constant time. */
+export function isBoundTo(record: SessionRecord, binding: string | undefined): boolean {
+  if (!record.bindingHash || typeof binding !== 'string' || binding === '') return false;
+  const expected = Buffer.from(record.bindingHash);
+  const actual = Buffer.from(bindingHashOf(binding));
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
+}
+
 /**
- * A live session: one that exists and whose tokens are usable, refreshed once if they are not (§4
- * Token handling). Every reader of "who is signed in" goes through here: /signin, the guarded shell
- * pages, the account API's context. So the session is read, refreshed and touched the same way
- * everywhere.
+ * A live session: one that exists, belongs to this browser (its binding cookie matches, issue 14
+ * item 4: an `si` alone signs nobody in), and whose tokens are usable, refreshed once if they are not
+ * (§4 Token handling). Every reader of "who is signed in" goes through here: /signin, the guarded
+ * shell pages, the account API's context. So the session is read, checked, refreshed and touched the
+ * same way everywhere.
  */
 @Injectable()
 export class LiveSessions {
@@ -15,12 +30,24 @@ export class LiveSessions {
     private readonly refresher: TokenRefresher,
   ) {}
 
-  /** The session the browser's id names, with usable tokens; undefined when signed out. */
-  async read(sessionId: string | undefined): Promise<SessionRecord | undefined> {
-    if (!sessionId) return undefined;
-    const record = await this.sessions.get(sessionId);
-    if (!record) return undefined;
+  /** The session the browser's id names, bound to its binding, with usable tokens; else undefined. */
+  async read(
+    sessionId: string | undefined,
+    binding: string | undefined,
+  ): Promise<SessionRecord | undefined> {
+    const record = await this.bound(sessionId, binding);
+    if (!record || !sessionId) return undefined;
     const fresh = await this.refresher.ensureFresh(sessionId, record);
     return fresh ? this.sessions.touch(sessionId, fresh) : undefined;
+  }
+
+  /** The session if it exists and the browser holds its binding; no refresh, no touch. */
+  async bound(
+    sessionId: string | undefined,
+    binding: string | undefined,
+  ): Promise<SessionRecord | undefined> {
+    if (!sessionId) return undefined;
+    const record = await this.sessions.get(sessionId);
+    return record && isBoundTo(record, binding) ? record : undefined;
   }
 }

@@ -29,6 +29,17 @@ export interface SessionRecord {
    * was pending, so the IdP has offered them; what is still flagged was put off by the collector.
    */
   readonly stepsOffered?: boolean;
+  /**
+   * The sign-in this session belongs to (issue 14 item 4): every after-login makes a fresh session,
+   * and the sessions one sign-in made (the browser's own, each brand's `si`) share this id. They share
+   * the IdP's `sid` and subject too, by which back-channel logout and sign-out everywhere end them.
+   */
+  readonly family?: string;
+  /**
+   * SHA-256 of the browser binding (the HttpOnly sessionBinding cookie) of the browser that signed
+   * in. A session is live at this origin only with it; the sessions brands hold by `si` have none.
+   */
+  readonly bindingHash?: string;
 }
 
 /** One of a collector's sessions, as the session management page lists it. */

@@ -14,6 +14,8 @@ export interface ShellVisit {
   readonly url: string;
   readonly referer?: string;
   readonly sessionId?: string;
+  /** The browser binding (sessionBinding cookie) the session must match. */
+  readonly binding?: string;
   readonly promptMfaSignin?: string;
   readonly qtmSid?: string;
   readonly qtmUid?: string;
@@ -30,12 +32,17 @@ export interface ShellAdmission {
 export type ShellAccess =
   { readonly allowed: false; readonly redirect: RedirectOutcome } | ShellAdmission;
 
-/** What a guarded page renders with from its admission: the account state and the referring brand. */
+/**
+ * What a guarded page renders with from its admission: the brand the session records (its favicon
+ * and logos, issue 14 item 3), the account state and the referring brand.
+ */
 export function signedInPageOptions(admission: ShellAdmission): {
+  readonly brand: Brand;
   readonly account: AuthUserState;
   readonly referrerBrand?: Brand;
 } {
   return {
+    brand: admission.record.brand,
     account: admission.state,
     ...(admission.referrerBrand ? { referrerBrand: admission.referrerBrand } : {}),
   };
@@ -54,7 +61,7 @@ export class ShellAccessCheck {
   ) {}
 
   async check(visit: ShellVisit): Promise<ShellAccess> {
-    const record = await this.liveSessions.read(visit.sessionId);
+    const record = await this.liveSessions.read(visit.sessionId, visit.binding);
     const state = accountStatus(record);
     const brand = brandFromReferrer(visit.referer, this.config.brands);
     const reason = shellGuard(state, {

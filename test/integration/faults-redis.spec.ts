@@ -89,7 +89,8 @@ describe('Redis stops mid-run (issue 7 item 6)', () => {
     const json = await fetch(`${app.url}/collection`, {
       headers: {
         accept: 'application/json',
-        cookie: `sessionId=${await jarCookie(browser, app.url, 'sessionId')}`,
+        // The browser's cookies: the session id and its binding (issue 14 item 4).
+        cookie: await browser.jar.getCookieString(app.url),
       },
     });
     expect(json.status).toBe(503);

@@ -201,20 +201,19 @@ describe('metrics at /metrics', () => {
 
   it('counts failed sign-ins by brand and error code', async () => {
     const before = await scrape(t);
-    await request(t.url)
-      .get(`/signin?b=psa&r=${encodeURIComponent('https://evil.example/steal')}`)
-      .expect(400);
+    // A foreign r no longer fails a sign-in (issue 14 item 1): a malformed flag does.
+    await request(t.url).get('/signin?b=psa&isNewAccount=maybe').expect(400);
     await request(t.url).get('/signin?b=no-such-brand').expect(400);
     await request(t.url).get('/handleloginredirect?state=forged&code=stolen').expect(400);
     const after = await scrape(t);
     const delta = (labels: Record<string, string>) =>
       valueOf(after, 'signins_total', labels) - valueOf(before, 'signins_total', labels);
-    expect(delta({ brand: 'psa', outcome: 'failure', error: 'InvalidRedirectUrl' })).toBe(1);
+    expect(delta({ brand: 'psa', outcome: 'failure', error: 'BadRequest' })).toBe(1);
     expect(delta({ brand: 'unknown', outcome: 'failure', error: 'InvalidBrand' })).toBe(1);
     expect(delta({ brand: 'unknown', outcome: 'failure', error: 'InvalidLoginState' })).toBe(1);
     expect(delta({ outcome: 'success' })).toBe(0);
     const text = after.map((s) => JSON.stringify(s)).join('\n');
-    for (const value of ['no-such-brand', 'evil.example', 'forged', 'stolen'])
+    for (const value of ['no-such-brand', 'maybe', 'forged', 'stolen'])
       expect(text).not.toContain(value);
   });
 });

@@ -201,11 +201,14 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         expect(page.status).toBe(200);
         expect(pageText(page.body)).toContain('Signed in');
 
-        // 2. Already signed in: straight to the other brand with the same session, no IdP round trip.
+        // 2. Already signed in: straight to the other brand, no IdP round trip, with a fresh session
+        // id of the same sign-in (§4 step 5; issue 14 item 4 replaced "the same session").
         const again = await browser.get(`${t.url}/signin?b=pcgs`);
         const pcgs = locationOf(again);
         expect(endpointOf(pcgs)).toBe(demo('pcgs'));
-        expect(pcgs.searchParams.get('si')).toBe(si);
+        expect(pcgs.searchParams.get('si')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect(pcgs.searchParams.get('si')).not.toBe(si);
+        expect(pcgs.searchParams.get('si')).toBe(await jarCookie(browser, t.url, 'sessionId'));
         expect(pcgs.searchParams.get('t')).toEqual(expect.any(String));
         expect((await browser.get(pcgs.href)).body).toContain('Signed in');
       },
@@ -637,9 +640,11 @@ describe('sign-in journey over HTTP (issue 4)', () => {
     it(
       'single flight: ten parallel requests with an expired access token refresh once',
       async () => {
-        const { target } = await signedIn('b=psa');
+        const { browser, target } = await signedIn('b=psa');
         const si = target.searchParams.get('si') ?? '';
         const oldToken = target.searchParams.get('t') ?? '';
+        // The browser's own cookies: an si alone signs nobody in (issue 14 item 4).
+        const cookie = await browser.jar.getCookieString(t.url);
         const sessions = t.app.get(Sessions);
         const record = await sessions.get(si);
         if (!record) throw new Error('no session');
@@ -653,13 +658,14 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         provider.on('grant.success', onGrant);
         try {
           const answers = await Promise.all(
-            Array.from({ length: 10 }, () => navigate(`${t.url}/signin?b=psa`, `sessionId=${si}`)),
+            Array.from({ length: 10 }, () => navigate(`${t.url}/signin?b=psa`, cookie)),
           );
           const targets = answers.map(locationOf);
-          for (const answer of targets) {
-            expect(endpointOf(answer)).toBe(demo('psa'));
-            expect(answer.searchParams.get('si')).toBe(si);
-          }
+          for (const answer of targets) expect(endpointOf(answer)).toBe(demo('psa'));
+          // Each after-login has a fresh session id of its own (§4 step 5, issue 14 item 4).
+          const sis = new Set(targets.map((u) => u.searchParams.get('si')));
+          expect(sis.size).toBe(10);
+          expect(sis.has(si)).toBe(false);
           const tokens = new Set(targets.map((u) => u.searchParams.get('t')));
           expect(tokens.size).toBe(1);
           expect(tokens.has(oldToken)).toBe(false);
@@ -686,7 +692,10 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         if (!record?.tokens.refreshToken) throw new Error('no refresh token');
         await client.tokenRevocation(oidc, record.tokens.refreshToken);
         await sessions.updateTokens(si, { ...record.tokens, expiresAt: past() });
-        const answer = await navigate(`${t.url}/signin?b=psa`, `sessionId=${si}`);
+        const answer = await navigate(
+          `${t.url}/signin?b=psa`,
+          await revoked.browser.jar.getCookieString(t.url),
+        );
         expect(endpointOf(locationOf(answer))).toBe(authorizeEndpoint());
         expect(await sessions.get(si)).toBeUndefined();
 
@@ -698,7 +707,10 @@ describe('sign-in journey over HTTP (issue 4)', () => {
           accessToken: bareRecord.tokens.accessToken,
           expiresAt: past(),
         });
-        const bareAnswer = await navigate(`${t.url}/signin?b=psa`, `sessionId=${bareSi}`);
+        const bareAnswer = await navigate(
+          `${t.url}/signin?b=psa`,
+          await bare.browser.jar.getCookieString(t.url),
+        );
         expect(endpointOf(locationOf(bareAnswer))).toBe(authorizeEndpoint());
         expect(await sessions.get(bareSi)).toBeUndefined();
       },

@@ -53,7 +53,6 @@ export class AppRouterFactory {
         ending: this.ending,
       }),
       log: logRouter({
-        sessions: this.sessions,
         events: this.events,
         logger: this.logger,
         store: this.store,

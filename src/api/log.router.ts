@@ -5,7 +5,6 @@ import type { RateLimit } from '../config/app-config';
 import type { AppLogger } from '../logging/app-logger';
 import type { AuthEvents } from '../logging/auth-events';
 import type { SessionStore } from '../session/session-store';
-import type { Sessions } from '../session/sessions';
 import { BRANDS } from '../shared/brand';
 import { mutationProcedure, router } from './trpc';
 
@@ -18,9 +17,8 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 const neutralise = (s: string) =>
   s.replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-/** What the log procedures need: who is signed in (if anyone), where events go, the report limit. */
+/** What the log procedures need: where events go, the report limit (the session is ctx's). */
 export interface LogRouterDeps {
-  readonly sessions: Pick<Sessions, 'get'>;
   readonly events: Pick<AuthEvents, 'signin'>;
   readonly logger: Pick<AppLogger, 'warn'>;
   /** Counts error reports per address (shared across instances on Redis). */
@@ -36,7 +34,8 @@ export function logRouter(deps: LogRouterDeps) {
     signinEvent: mutationProcedure
       .input(z.strictObject({ b: z.enum(BRANDS) }))
       .mutation(async ({ ctx, input }) => {
-        const record = await deps.sessions.get(ctx.sessionId);
+        // Attributed only to the browser's own session (its binding), never to a replayed si.
+        const record = await ctx.storedSession();
         deps.events.signin(
           input.b,
           record

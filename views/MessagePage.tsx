@@ -1,34 +1,32 @@
 import type { Translate } from '../src/shared/translate';
+import { JourneyFrame } from './JourneyFrame';
+import type { PageFrameData } from './shell/shell-data';
 
 export interface MessagePageProps {
   readonly t: Translate;
+  /** The brand's logo, locale and footer links (JourneyFrame). */
+  readonly frame: PageFrameData;
   readonly title: string;
   readonly message: string;
-  readonly action: { readonly href: string; readonly label: string };
-  readonly logo: { readonly src: string; readonly alt: string };
+  /** The one way on; none when there is nowhere to send the collector (an expired sign-in). */
+  readonly action?: { readonly href: string; readonly label: string };
   /** role="alert" for something that went wrong, plain text otherwise. */
   readonly alert: boolean;
 }
 
 /** A page that says what happened and offers one way on (unauthorized landing, signed out). */
-export function MessagePage({ t, title, message, action, logo, alert }: MessagePageProps) {
+export function MessagePage({ t, frame, title, message, action, alert }: MessagePageProps) {
   return (
-    <>
-      <a className="skip-link" href="#main">
-        {t('header.a11y.skipToMain')}
-      </a>
-      <header className="simple-header">
-        <img src={logo.src} alt={logo.alt} height={40} />
-      </header>
-      <main id="main" className="signin-card" tabIndex={-1}>
-        <h1>{title}</h1>
-        <p {...(alert ? { role: 'alert' } : {})}>{message}</p>
+    <JourneyFrame frame={frame} t={t}>
+      <h1>{title}</h1>
+      <p {...(alert ? { role: 'alert' } : {})}>{message}</p>
+      {action ? (
         <div className="actions">
           <a className="button primary" href={action.href}>
             {action.label}
           </a>
         </div>
-      </main>
-    </>
+      ) : null}
+    </JourneyFrame>
   );
 }

@@ -18,7 +18,8 @@ import { OutboxSender } from './outbox/outbox';
 import { OutboxController } from './outbox/outbox.controller';
 import { EmbeddedIdp } from './provider/embedded-idp';
 import { IDP_STATE_STORE, createIdpStateStore } from './provider/idp-state-store';
-import { PROVIDER_PAGES } from './provider/provider-pages';
+import { providerPages } from './provider/provider-pages';
+import { PageRenderer } from '../render/page-renderer';
 
 export const IDP_DATABASE = Symbol('IDP_DATABASE');
 
@@ -107,17 +108,18 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
         },
         {
           provide: EmbeddedIdp,
-          inject: [APP_CONFIG, IDP_STATE_STORE, AccountStore, AppLogger],
+          inject: [APP_CONFIG, IDP_STATE_STORE, AccountStore, AppLogger, PageRenderer],
           useFactory: (
             config: AppConfig,
             store: SessionStore,
             accounts: AccountStore,
             logger: AppLogger,
+            pages: PageRenderer,
           ) => {
             logger.setContext('EmbeddedIdp');
             // Logged like the service's own failures: once, at error level, with the correlation id
             // the page shows, and what failed (an outage of its state store says so).
-            return EmbeddedIdp.create(config, store, accounts, PROVIDER_PAGES, (ctx, error) =>
+            return EmbeddedIdp.create(config, store, accounts, providerPages(pages), (ctx, error) =>
               logger.error(
                 { err: error, correlationId: ctx.req.id, path: ctx.path },
                 `embedded IdP request failed: ${error.message}`,

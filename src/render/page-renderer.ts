@@ -1,47 +1,88 @@
-import { Injectable } from '@nestjs/common';
-import { createElement } from 'react';
+import { Inject, Injectable } from '@nestjs/common';
+import { createElement, type ReactElement } from 'react';
 import { MessagePage } from '../../views/MessagePage';
+import { brandFavicon } from '../../views/shell/header/header-brand';
+import type { PageFrameData } from '../../views/shell/shell-data';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { Translate } from '../shared/translate';
-import { Brand } from '../shared/brand';
-import { BRAND_DEFINITIONS } from '../shared/brand-definitions';
-import { faviconPath, logoPath } from '../shared/brand';
+import { Brand, faviconPath } from '../shared/brand';
 import type { Locale } from '../shared/locale';
 import { Translators } from '../locale/translators';
+import { CLIENT_ASSETS, type ClientAssets } from './client-assets';
 import { renderPage } from './render-page';
 
-/** Server-rendered pages that need translations and the brand's logo and favicon (§2). */
+/** The sign-in pages' own stylesheet, after the shell's (its header and footer rules) so it wins. */
+const SIGNIN_STYLESHEET = '/static/css/signin.css';
+
+/** What a message page says; the frame (logo, favicon, footer) comes from the brand. */
+export interface MessageContent {
+  readonly title: string;
+  readonly message: string;
+  readonly action?: { readonly href: string; readonly label: string };
+  readonly alert: boolean;
+  /** The document's <title> when it differs from the heading. */
+  readonly documentTitle?: string;
+  /** This page's path, for the footer's current-page marks; `/` when not given. */
+  readonly currentPath?: string;
+}
+
+/**
+ * Server-rendered pages without the shell's hydration (message pages, the IdP's sign-in steps and
+ * error pages), in the frame of the brand the collector came from: its logo in the simple header, its
+ * favicon and the legal footer (§2, issue 14 item 3).
+ */
 @Injectable()
 export class PageRenderer {
-  constructor(private readonly translators: Translators) {}
+  private readonly stylesheets: readonly string[];
+
+  constructor(
+    private readonly translators: Translators,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLIENT_ASSETS) assets: ClientAssets,
+  ) {
+    this.stylesheets = [...assets.styles, SIGNIN_STYLESHEET];
+  }
 
   translator(locale: Locale): Translate {
     return this.translators.for(locale);
   }
 
-  message(
-    locale: Locale,
-    brand: Brand,
-    content: {
-      title: string;
-      message: string;
-      action: { href: string; label: string };
-      alert: boolean;
-    },
-  ): string {
+  /** What the simple header and the footer of a page for `brand` in `locale` read. */
+  frame(brand: Brand, locale: Locale, currentPath: string): PageFrameData {
+    return {
+      brand,
+      locale,
+      env: this.config.env,
+      services: this.config.services,
+      currentPath,
+      year: new Date().getUTCFullYear(),
+    };
+  }
+
+  /** The document around a framed page: its language, title and the brand's favicon. */
+  framed(frame: PageFrameData, title: string, body: ReactElement): string {
+    return renderPage(body, {
+      lang: frame.locale,
+      title,
+      faviconHref: faviconPath(brandFavicon(frame.brand)),
+      stylesheets: this.stylesheets,
+    });
+  }
+
+  message(locale: Locale, brand: Brand, content: MessageContent): string {
     const t = this.translator(locale);
-    const def = BRAND_DEFINITIONS[brand];
-    return renderPage(
+    const frame = this.frame(brand, locale, content.currentPath ?? '/');
+    return this.framed(
+      frame,
+      content.documentTitle ?? content.title,
       createElement(MessagePage, {
         t,
-        ...content,
-        logo: { src: logoPath(def.logo, 'color'), alt: t(`header.logoAlt.${def.logo}`) },
-      }),
-      {
-        lang: locale,
+        frame,
         title: content.title,
-        faviconHref: faviconPath(def.favicon),
-        stylesheets: ['/static/css/signin.css'],
-      },
+        message: content.message,
+        alert: content.alert,
+        ...(content.action ? { action: content.action } : {}),
+      }),
     );
   }
 }

@@ -7,9 +7,9 @@ import { createElement } from 'react';
 import { PageRoot } from '../../views/pages/PageRoot';
 import { scriptSafeJson } from '../../views/Document';
 import { SHELL_COMMON_SECTIONS, type ShellData } from '../../views/shell/shell-data';
+import { brandFavicon } from '../../views/shell/header/header-brand';
 import { createTranslate } from '../shared/translate';
 import { Brand, DEFAULT_BRAND, faviconPath } from '../shared/brand';
-import { BRAND_DEFINITIONS } from '../shared/brand-definitions';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { parseCookieHeader } from '../cookies/cookie-header';
 import { NAMESPACES, type Locale } from '../shared/locale';
@@ -24,6 +24,10 @@ export interface ShellPageOptions {
   readonly page: string;
   /** A common.* key for the document title. */
   readonly titleKey: string;
+  /**
+   * The brand whose favicon and logos the page shows: the session's on signed-in pages, `b` on the
+   * error page; collectors when absent.
+   */
   readonly brand?: Brand;
   readonly referrerBrand?: Brand;
   readonly account?: AuthUserState;
@@ -142,11 +146,10 @@ export class ShellRenderer {
 
   private html(data: ShellData, titleKey: string, nonce: string): string {
     const t = createTranslate(data.messages);
-    const def = BRAND_DEFINITIONS[data.brand];
     return renderPage(createElement(PageRoot, { data }), {
       lang: data.locale,
       title: t(`common.${titleKey}`),
-      faviconHref: faviconPath(def.favicon),
+      faviconHref: faviconPath(brandFavicon(data.brand)),
       stylesheets: this.assets.styles,
       htmlClass: `theme-${data.theme}`,
       hydration: {

@@ -45,6 +45,15 @@ export interface ShellData {
 }
 
 /**
+ * What the simple header and the footer read of a page (§2). The server-only pages of the journey
+ * (the IdP's sign-in steps, message pages) build just this much; a ShellData is one too.
+ */
+export type PageFrameData = Pick<
+  ShellData,
+  'locale' | 'env' | 'services' | 'brand' | 'currentPath' | 'year'
+>;
+
+/**
  * The sections of the common namespace that shell pages render; the rest of it (the IdP's sign-in
  * step texts, server-side error texts) stays out of every page's hydration data.
  */

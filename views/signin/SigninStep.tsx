@@ -1,4 +1,6 @@
 import type { Translate } from '../../src/shared/translate';
+import { JourneyFrame } from '../JourneyFrame';
+import type { PageFrameData } from '../shell/shell-data';
 import type { ActionView, FieldView, StepView } from './step-views';
 
 export interface SigninStepProps {
@@ -15,7 +17,8 @@ export interface SigninStepProps {
   /** Options offered by radio fields when the flow narrows them (e.g. the account's factors). */
   readonly options?: Readonly<Record<string, readonly string[]>>;
   readonly totp?: { readonly qrSvg: string; readonly secret: string };
-  readonly logo: { readonly src: string; readonly alt: string };
+  /** The brand the authorization request named, the locale and the footer links (JourneyFrame). */
+  readonly frame: PageFrameData;
   readonly termsUrl: string;
   /** For the welcome and success blocks. */
   readonly displayName?: string;
@@ -36,69 +39,56 @@ export function SigninStep(props: SigninStepProps) {
   const hasErrors = Boolean(errors.form) || fieldErrors.length > 0;
   const firstInvalid = fieldErrors[0]?.[0];
   return (
-    <>
-      <a className="skip-link" href="#main">
-        {t('header.a11y.skipToMain')}
-      </a>
-      <header className="simple-header">
-        <img src={props.logo.src} alt={props.logo.alt} height={40} />
-      </header>
-      <main id="main" className="signin-card" tabIndex={-1}>
-        <h1>{stepText(t, stepKey, 'title')}</h1>
-        <p className="intro">
-          {stepText(
-            t,
-            stepKey,
-            'intro',
-            props.displayName ? { name: props.displayName } : undefined,
-          )}
+    <JourneyFrame frame={props.frame} t={t}>
+      <h1>{stepText(t, stepKey, 'title')}</h1>
+      <p className="intro">
+        {stepText(t, stepKey, 'intro', props.displayName ? { name: props.displayName } : undefined)}
+      </p>
+      {props.notice ? (
+        <p className="notice" role="status">
+          {props.notice}
         </p>
-        {props.notice ? (
-          <p className="notice" role="status">
-            {props.notice}
-          </p>
-        ) : null}
-        {hasErrors ? (
-          <div
-            className="error-summary"
-            role="alert"
-            aria-labelledby="error-summary-title"
-            tabIndex={-1}
-          >
-            <h2 id="error-summary-title">{t('common.signin.errorSummary')}</h2>
-            <ul>
-              {errors.form ? <li>{errors.form}</li> : null}
-              {fieldErrors.map(([name, message]) => (
-                <li key={name}>
-                  <a href={`#field-${name}`}>{message}</a>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : null}
-        {view.content === 'totp-qr' && props.totp ? <TotpBlock t={t} totp={props.totp} /> : null}
-        <form method="post" action={props.formAction} noValidate={false}>
-          <input type="hidden" name="csrf" value={props.csrfToken} />
-          {view.fields.map((field) => (
-            <Field
-              key={field.name}
-              field={field}
-              t={t}
-              value={props.values[field.name] ?? ''}
-              error={errors.fields[field.name]}
-              autoFocus={firstInvalid ? firstInvalid === field.name : field === view.fields[0]}
-              options={props.options?.[field.name] ?? field.options ?? []}
-              termsUrl={props.termsUrl}
-            />
-          ))}
-          <div className="actions">
-            {view.actions.map((action) => (
-              <Action key={action.action} action={action} t={t} />
+      ) : null}
+      {hasErrors ? (
+        <div
+          className="error-summary"
+          role="alert"
+          aria-labelledby="error-summary-title"
+          tabIndex={-1}
+        >
+          <h2 id="error-summary-title">{t('common.signin.errorSummary')}</h2>
+          <ul>
+            {errors.form ? <li>{errors.form}</li> : null}
+            {fieldErrors.map(([name, message]) => (
+              <li key={name}>
+                <a href={`#field-${name}`}>{message}</a>
+              </li>
             ))}
-          </div>
-        </form>
-      </main>
-    </>
+          </ul>
+        </div>
+      ) : null}
+      {view.content === 'totp-qr' && props.totp ? <TotpBlock t={t} totp={props.totp} /> : null}
+      <form method="post" action={props.formAction} noValidate={false}>
+        <input type="hidden" name="csrf" value={props.csrfToken} />
+        {view.fields.map((field) => (
+          <Field
+            key={field.name}
+            field={field}
+            t={t}
+            value={props.values[field.name] ?? ''}
+            error={errors.fields[field.name]}
+            autoFocus={firstInvalid ? firstInvalid === field.name : field === view.fields[0]}
+            options={props.options?.[field.name] ?? field.options ?? []}
+            termsUrl={props.termsUrl}
+          />
+        ))}
+        <div className="actions">
+          {view.actions.map((action) => (
+            <Action key={action.action} action={action} t={t} />
+          ))}
+        </div>
+      </form>
+    </JourneyFrame>
   );
 }
 

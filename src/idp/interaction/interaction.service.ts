@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { escapeHtml } from '../../render/escape-html';
+import { PageRenderer } from '../../render/page-renderer';
+import { Brand, DEFAULT_BRAND } from '../../shared/brand';
 import { AccountStore } from '../accounts/account-store';
 import { FactorStore } from '../accounts/factor-store';
 import {
@@ -24,9 +25,10 @@ import {
 } from '../provider/okta-shape';
 import { FlowData, FlowRecords, csrfMatches, newCsrfToken } from './flow-records';
 import type { PageContext } from './interaction.controller';
+import { journeyBrand } from '../provider/journey-brand';
 import { SigninSteps } from './signin-steps';
 import { STEP_VIEWS } from '../../../views/signin/step-views';
-import { renderStepPage } from './step-page';
+import { stepPage } from './step-page';
 import { StepErrors } from './step-outcome';
 
 export interface RenderedPage {
@@ -47,6 +49,15 @@ export type InteractionOutcome =
 type Details = InteractionDetails;
 const ANSWERED = { kind: 'answered-by-provider' } as const;
 
+/** A step's page context and the brand its authorization request named (journeyBrand). */
+interface StepContext extends PageContext {
+  readonly brand: Brand;
+}
+
+function stepContext(page: (uiLocales?: string) => PageContext, details: Details): StepContext {
+  return { ...page(uiLocales(details)), brand: journeyBrand(details.params) };
+}
+
 /**
  * Runs the sign-in flow for one oidc-provider interaction: loads the interaction and our flow record,
  * hands form posts to the step handlers, moves the flow machine, and tells the provider the result.
@@ -59,6 +70,7 @@ export class InteractionService {
     private readonly steps: SigninSteps,
     private readonly accounts: AccountStore,
     private readonly factors: FactorStore,
+    private readonly pages: PageRenderer,
   ) {}
 
   async show(
@@ -67,14 +79,14 @@ export class InteractionService {
     page: (uiLocales?: string) => PageContext,
   ): Promise<InteractionOutcome> {
     const details = await this.details(uid, interaction);
-    if (!details) return this.expired(page());
-    const ctx = page(uiLocales(details));
+    if (!details) return this.expired(uid, page());
+    const ctx = stepContext(page, details);
     if (await this.finishWithoutForm(details, interaction)) return ANSWERED;
     const data =
       (await this.records.get(uid)) ??
       (await this.records.create(uid, 'EmailCheck', details.exp * 1000));
     const state = parseStateKey(data.state);
-    if (!state) return this.expired(ctx);
+    if (!state) return this.expired(uid, ctx, ctx.brand);
     // A notice is shown once.
     if (data.notice)
       await this.records.save(uid, { ...data, notice: undefined }, details.exp * 1000);
@@ -88,11 +100,11 @@ export class InteractionService {
     page: (uiLocales?: string) => PageContext,
   ): Promise<InteractionOutcome> {
     const details = await this.details(uid, interaction);
-    if (!details) return this.expired(page());
-    const ctx = page(uiLocales(details));
+    if (!details) return this.expired(uid, page());
+    const ctx = stepContext(page, details);
     const data = await this.records.get(uid);
     const state = data ? parseStateKey(data.state) : undefined;
-    if (!data || !state) return this.expired(ctx);
+    if (!data || !state) return this.expired(uid, ctx, ctx.brand);
     // A post without this step's token (a cross-site form, a stale tab, a replayed or
     // double-submitted form of an earlier step) changes nothing.
     if (!csrfMatches(data.csrf, form.csrf)) {
@@ -160,9 +172,20 @@ export class InteractionService {
     return this.nextStep(uid, ctx);
   }
 
-  /** An expired or unknown interaction: say so, with a way back (the brand starts sign-in again). */
-  private expired(ctx: PageContext): RenderedPage {
-    return { kind: 'page', status: 400, html: renderExpired(ctx) };
+  /**
+   * An expired or unknown interaction: say so (the brand's site starts sign-in again). Without the
+   * interaction there is no authorization request, so no brand: collectors.
+   */
+  private expired(uid: string, ctx: PageContext, brand: Brand = DEFAULT_BRAND): RenderedPage {
+    const { t } = ctx;
+    const html = this.pages.message(ctx.locale, brand, {
+      title: t('common.errorPage.header'),
+      documentTitle: t('common.errorPage.title'),
+      message: t('common.signin.errors.interactionExpired'),
+      alert: true,
+      currentPath: interactionPath(uid),
+    });
+    return { kind: 'page', status: 400, html };
   }
 
   private async details(
@@ -224,7 +247,7 @@ export class InteractionService {
     uid: string,
     state: FlowState,
     data: FlowData,
-    ctx: PageContext,
+    ctx: StepContext,
     errors?: StepErrors,
     values?: Record<string, string>,
   ): Promise<string> {
@@ -235,10 +258,11 @@ export class InteractionService {
         ? (await this.factors.listVerified(account.id)).map((f) => f.type)
         : undefined;
     const displayName = account?.givenName ?? undefined;
-    return renderStepPage({
+    const frame = this.pages.frame(ctx.brand, ctx.locale, interactionPath(uid));
+    const page = stepPage({
       stepKey: key,
       data,
-      locale: ctx.locale,
+      frame,
       t: ctx.t,
       formAction: `${interactionPath(uid)}${ctx.langQuery}`,
       termsUrl: ctx.termsUrl,
@@ -247,6 +271,7 @@ export class InteractionService {
       ...(verified ? { options: { factor: verified } } : {}),
       ...(displayName ? { displayName } : {}),
     });
+    return this.pages.framed(frame, page.title, page.body);
   }
 
   private nextStep(uid: string, ctx: PageContext): InteractionOutcome {
@@ -261,13 +286,4 @@ function offersAction(key: string, action: string): boolean {
 
 function uiLocales(details: Details): string | undefined {
   return typeof details.params.ui_locales === 'string' ? details.params.ui_locales : undefined;
-}
-
-function renderExpired(ctx: PageContext): string {
-  const t = ctx.t;
-  return `<!doctype html><html lang="${ctx.locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(
-    t('common.errorPage.title'),
-  )}</title><link rel="stylesheet" href="/static/css/signin.css"></head><body><main id="main" class="signin-card"><h1>${escapeHtml(
-    t('common.errorPage.header'),
-  )}</h1><p role="alert">${escapeHtml(t('common.signin.errors.interactionExpired'))}</p></main></body></html>`;
 }

@@ -1,17 +1,16 @@
-import { createElement } from 'react';
+import { createElement, type ReactElement } from 'react';
 import { SigninStep, SigninStepProps } from '../../../views/signin/SigninStep';
 import { STEP_VIEWS } from '../../../views/signin/step-views';
+import type { PageFrameData } from '../../../views/shell/shell-data';
 import type { Translate } from '../../shared/translate';
-import { faviconPath, logoPath } from '../../shared/brand';
-import type { Locale } from '../../shared/locale';
-import { renderPage } from '../../render/render-page';
 import type { FlowData } from './flow-records';
 import type { StepErrors } from './step-outcome';
 
 export interface StepPageInput {
   readonly stepKey: string;
   readonly data: FlowData;
-  readonly locale: Locale;
+  /** The brand, locale and footer links of the page (PageRenderer.frame). */
+  readonly frame: PageFrameData;
   readonly t: Translate;
   readonly formAction: string;
   readonly termsUrl: string;
@@ -42,7 +41,13 @@ export function translateErrors(
   return { fields, ...(form ? { form } : {}) };
 }
 
-export function renderStepPage(input: StepPageInput): string {
+/** A step's page: its document title and body, for PageRenderer.framed. */
+export interface StepPage {
+  readonly title: string;
+  readonly body: ReactElement;
+}
+
+export function stepPage(input: StepPageInput): StepPage {
   const { t, data } = input;
   const view = STEP_VIEWS[input.stepKey];
   if (!view) throw new Error(`no view for step ${input.stepKey}`);
@@ -62,13 +67,11 @@ export function renderStepPage(input: StepPageInput): string {
     ...(input.options ? { options: input.options } : {}),
     ...(data.totp ? { totp: data.totp } : {}),
     ...(input.displayName ? { displayName: input.displayName } : {}),
-    logo: { src: logoPath('collectors', 'color'), alt: t('header.logoAlt.collectors') },
+    frame: input.frame,
     termsUrl: input.termsUrl,
   });
-  return renderPage(body, {
-    lang: input.locale,
+  return {
     title: `${input.errors ? `${t('common.signin.errorSummary')}: ` : ''}${title}`,
-    faviconHref: faviconPath('collectors'),
-    stylesheets: ['/static/css/signin.css'],
-  });
+    body,
+  };
 }

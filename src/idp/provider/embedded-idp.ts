@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Provider, { type InteractionResults, type KoaContextWithOIDC } from 'oidc-provider';
 import type { AppConfig } from '../../config/app-config';
 import { AccountLookup, OidcConfigurationDeps, oidcConfiguration } from './oidc-configuration';
+import { BRAND_PARAM } from './journey-brand';
 import { IDP_MOUNT_PATH, OKTA_ROUTES } from './okta-shape';
 import { SigningKeys } from './signing-keys';
 import type { SessionStore } from '../../session/session-store';
@@ -99,7 +100,9 @@ export class EmbeddedIdp {
       cookieKeys: [await keys.secret('cookie-key-1')],
       ...pages,
     });
-    configuration.extraParams = [SILENT_PARAM];
+    // oidc-provider keeps in the interaction's params only the parameters it knows, and these:
+    // the silent marker and the brand whose pages the steps show (journey-brand.ts).
+    configuration.extraParams = [SILENT_PARAM, BRAND_PARAM];
     const provider = new Provider(config.idp.issuer, configuration);
     provider.proxy = config.http.trustProxy > 0;
     const knownClients = new Set([

@@ -1,14 +1,30 @@
+import type { I18nService } from 'nestjs-i18n';
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { testConfig } from '../../../test/support/test-config';
 import { AppError } from '../../errors/app-error';
-import { PROVIDER_PAGES } from './provider-pages';
+import { Translators } from '../../locale/translators';
+import { PageRenderer } from '../../render/page-renderer';
+import { providerPages } from './provider-pages';
 
-function fakeContext(requestId?: string) {
+/** Translations are not under test here: every key reads as itself. */
+const translators = new Translators({ t: (key: string) => key } as unknown as I18nService);
+const pages = providerPages(
+  new PageRenderer(translators, testConfig(), {
+    script: '/static/app/app.js',
+    preload: [],
+    styles: ['/static/app/shell.css'],
+  }),
+);
+
+function fakeContext(requestId?: string, params?: Record<string, unknown>) {
   const headers: Record<string, string> = {};
   const ctx = {
     status: 400,
     type: '',
     body: '',
+    path: '/oauth2/default/v1/authorize',
     req: { id: requestId },
+    ...(params ? { oidc: { params } } : {}),
     set: (name: string, value: string) => {
       headers[name] = value;
     },
@@ -16,13 +32,13 @@ function fakeContext(requestId?: string) {
   return { ctx, headers, as: ctx as unknown as KoaContextWithOIDC };
 }
 
-describe('PROVIDER_PAGES.renderError', () => {
+describe('providerPages().renderError', () => {
   it('names the OAuth error and the reference, escaped, and is never stored', async () => {
     const { ctx, headers, as } = fakeContext('req-1234abcd');
-    await PROVIDER_PAGES.renderError(as, { error: 'invalid_request<script>' }, new Error('x'));
+    await pages.renderError(as, { error: 'invalid_request<script>' }, new Error('x'));
     expect(ctx.status).toBe(400);
     expect(headers['Cache-Control']).toBe('no-store');
-    expect(ctx.body).toContain('<code>invalid_request&#60;script&#62;</code>');
+    expect(ctx.body).toContain('<code>invalid_request&lt;script&gt;</code>');
     expect(ctx.body).not.toContain('<script>');
     expect(ctx.body).toContain('Reference: <code>req-1234abcd</code>');
     expect(ctx.body).toContain('Go back to the site you came from');
@@ -31,7 +47,7 @@ describe('PROVIDER_PAGES.renderError', () => {
   it('answers 503 and says to retry when its state store is down', async () => {
     const { ctx, as } = fakeContext('req-5678efgh');
     const outage = new AppError('ServiceUnavailable', 'the embedded IdP state store is down');
-    await PROVIDER_PAGES.renderError(as, { error: 'server_error' }, outage);
+    await pages.renderError(as, { error: 'server_error' }, outage);
     expect(ctx.status).toBe(503);
     expect(ctx.body).toContain('briefly unavailable');
     expect(ctx.body).not.toContain('state store is down');
@@ -39,7 +55,27 @@ describe('PROVIDER_PAGES.renderError', () => {
 
   it('leaves the reference out when the request has no id', async () => {
     const { ctx, as } = fakeContext();
-    await PROVIDER_PAGES.renderError(as, { error: 'server_error' }, new Error('x'));
+    await pages.renderError(as, { error: 'server_error' }, new Error('x'));
     expect(ctx.body).not.toContain('Reference');
+  });
+
+  // Issue 14 item 3: the brand the authorization request named, else collectors.
+  it.each([
+    ['the request named pcgs', { brand: 'pcgs' }, 'pcgs', 'legal'],
+    ['the request named psajapan', { brand: 'psajapan' }, 'psa', 'legal'],
+    ['the request named powerpacks', { brand: 'powerpacks' }, 'collectors', 'powerpacks'],
+    ['the request named no brand of ours', { brand: 'PCGS<x>' }, 'collectors', 'legal'],
+    ['the provider read no parameters', undefined, 'collectors', 'legal'],
+  ])('%s: that logo, favicon and footer', async (_case, params, mark, footer) => {
+    const { ctx, as } = fakeContext('req-1', params);
+    await pages.renderError(as, { error: 'invalid_request' }, new Error('x'));
+    const body = String(ctx.body);
+    expect(body).toContain(`<link rel="icon" href="/static/brand/favicon-${mark}.svg"`);
+    expect(body).toMatch(
+      new RegExp(
+        `<img class="simple-site-header__logo" src="/static/brand/logo-${mark}-color.svg"`,
+      ),
+    );
+    expect(body).toContain(`class="site-footer site-footer--${footer}"`);
   });
 });

@@ -1,15 +1,16 @@
 import { useContext } from 'react';
 import { logoPath } from '../../../src/shared/brand';
 import type { Translate } from '../../../src/shared/translate';
-import type { ShellData } from '../shell-data';
+import type { PageFrameData } from '../shell-data';
 import { ShellServicesContext } from '../shell-services';
 import { isActiveLink } from '../active-link';
-import { footerModel, type FooterItem, type FooterVariant } from './footer-links';
+import { footerModel, footerVariantFor, type FooterItem, type FooterVariant } from './footer-links';
 import { SocialIcon } from './social-icons';
 
 export interface FooterProps {
-  readonly data: ShellData;
+  readonly data: PageFrameData;
   readonly t: Translate;
+  /** The page's variant; `legal` becomes the brand's own legal footer (footerVariantFor). */
   readonly variant?: FooterVariant;
   /**
    * Opens the consent manager's preference dialog (§2: 'your privacy choices' and 'cookie
@@ -22,7 +23,8 @@ export interface FooterProps {
 export function Footer({ data, t, variant = 'default', onOpenConsent }: FooterProps) {
   const services = useContext(ShellServicesContext);
   const openConsent = onOpenConsent ?? services.openConsent;
-  const model = footerModel(data, variant);
+  const shown = footerVariantFor(variant, data.brand);
+  const model = footerModel(data, shown);
   const entry = (item: FooterItem) => (
     <li key={item.id} className="site-footer__item">
       <FooterEntry item={item} t={t} currentPath={data.currentPath} onOpenConsent={openConsent} />
@@ -31,7 +33,7 @@ export function Footer({ data, t, variant = 'default', onOpenConsent }: FooterPr
 
   return (
     <footer
-      className={`site-footer site-footer--${variant}`}
+      className={`site-footer site-footer--${shown}`}
       aria-label={t('footer.a11y.footerLabel')}
     >
       <div className="site-footer__inner">

@@ -1,5 +1,5 @@
 import { BRAND_DEFINITIONS } from '../../../src/shared/brand-definitions';
-import type { Logo } from '../../../src/shared/brand';
+import type { Brand, Logo } from '../../../src/shared/brand';
 import type { AppEnv, ServiceBases } from '../../../src/shared/environment';
 import { localizeUrl, type Locale } from '../../../src/shared/locale';
 import type { ShellData } from '../shell-data';
@@ -7,6 +7,20 @@ import type { ShellData } from '../shell-data';
 /** §2 Footer: the three variants. */
 export const FOOTER_VARIANTS = ['default', 'legal', 'powerpacks'] as const;
 export type FooterVariant = (typeof FOOTER_VARIANTS)[number];
+
+/**
+ * Brands whose pages have a legal footer of their own (issue 14 item 3: "Powerpacks' pages use the
+ * powerpacks footer"). The power-pack footer is that brand's legal footer: the same bottom bar with
+ * its user agreement and support instead of the grading site's terms and support.
+ */
+const OWN_LEGAL_FOOTER: Readonly<Partial<Record<Brand, FooterVariant>>> = {
+  powerpacks: 'powerpacks',
+};
+
+/** The variant a page of `brand` shows when it asks for `variant` (only `legal` varies by brand). */
+export function footerVariantFor(variant: FooterVariant, brand: Brand): FooterVariant {
+  return variant === 'legal' ? (OWN_LEGAL_FOOTER[brand] ?? 'legal') : variant;
+}
 
 /**
  * Sites the footer links to that the configuration does not name (it has only the four §1 service

@@ -5,7 +5,8 @@ import type { ShellData } from '../shell-data';
 import { simpleHeaderLogo } from './header-brand';
 
 export interface SimpleHeaderProps {
-  readonly data: ShellData;
+  /** Only the brand is read: the IdP's steps and message pages have no full ShellData. */
+  readonly data: Pick<ShellData, 'brand'>;
   readonly t: Translate;
   /** Where the back button goes; no back button without it. */
   readonly backHref?: string;

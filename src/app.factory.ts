@@ -8,12 +8,10 @@ import { requestBodies } from './http/request-bodies';
 import type { AppConfig } from './config/app-config';
 import { isDeveloperEnv } from './shared/environment';
 import { CLIENT_DIST_DIR, LOCALES_DIR, PROJECT_ROOT } from './config/project-paths';
-import { CLIENT_ASSETS_PREFIX } from './render/client-assets';
 import { EmbeddedIdp } from './idp/provider/embedded-idp';
 import { NestLogger, ROOT_LOGGER } from './logging/app-logger';
 import { requestLogging } from './logging/request-logging';
 import { AppMetrics, httpMetricsMiddleware } from './metrics';
-import { TRPC_PATH } from './api/trpc.middleware';
 import { ROUTES } from './shared/routes';
 
 /** Brand logos and favicons (§2, §9). Not content-hashed, so cached for a day rather than forever. */
@@ -23,7 +21,7 @@ const STATIC_ASSETS = {
   maxAge: '1d',
 };
 /** The browser bundle: every name carries its content hash, so it may be cached for a year. */
-const BUNDLE_ASSETS = { dir: CLIENT_DIST_DIR, prefix: CLIENT_ASSETS_PREFIX, maxAge: '365d' };
+const BUNDLE_ASSETS = { dir: CLIENT_DIST_DIR, prefix: ROUTES.assets, maxAge: '365d' };
 /** §9: translation namespaces the client loads lazily; not hashed, so revalidated hourly. */
 const LOCALE_ASSETS = { dir: LOCALES_DIR, prefix: ROUTES.locales, maxAge: '1h' };
 
@@ -83,7 +81,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   // before any body parser, which would otherwise touch req.body (STACK.md).
   if (config.idp.mode === 'embedded') app.get(EmbeddedIdp).mount(app);
   // The account API reads its own raw bodies (its inputs are hex strings, §7), so the parsers skip it.
-  app.use(requestBodies({ limit: BODY_LIMIT, rawPrefixes: [TRPC_PATH] }));
+  app.use(requestBodies({ limit: BODY_LIMIT, rawPrefixes: [ROUTES.api] }));
   app.useStaticAssets(BUNDLE_ASSETS.dir, {
     prefix: BUNDLE_ASSETS.prefix,
     maxAge: BUNDLE_ASSETS.maxAge,

@@ -14,7 +14,6 @@ import { SSR_HEADER } from '../shared/api-wire';
 import { ROUTES, servicePath } from '../shared/routes';
 
 /** §7: the application API's path (ROUTES.api), under the name its importers know. */
-export { TRPC_PATH } from '../shared/api-wire';
 /** §8: where an UNAUTHORIZED sends the browser. */
 export const UNAUTHORIZED_LOCATION = servicePath('unauthorized', { error: 'Unauthorized' });
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Brand } from '../shared/brand';
+import { bindingHashOf, matchesBinding } from '../session/browser-binding';
 import { OneTimeStore, randomKey } from '../session/one-time-store';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
 import type { JourneyContext } from './journey';
@@ -29,8 +29,6 @@ export interface PendingLogin {
   readonly createdAt: number;
 }
 
-const hash = (value: string): string => createHash('sha256').update(value).digest('base64url');
-
 @Injectable()
 export class LoginStates {
   private readonly pending: OneTimeStore<PendingLogin>;
@@ -46,7 +44,7 @@ export class LoginStates {
     const binding = randomKey();
     const state = await this.pending.issue({
       ...pending,
-      bindingHash: hash(binding),
+      bindingHash: bindingHashOf(binding),
       createdAt: Date.now(),
     });
     return { state, binding };
@@ -58,11 +56,6 @@ export class LoginStates {
    */
   async take(state: unknown, binding: unknown): Promise<PendingLogin | undefined> {
     const pending = await this.pending.take(state);
-    if (!pending || typeof binding !== 'string') return undefined;
-    const expected = Buffer.from(pending.bindingHash);
-    const actual = Buffer.from(hash(binding));
-    return expected.length === actual.length && timingSafeEqual(expected, actual)
-      ? pending
-      : undefined;
+    return pending && matchesBinding(pending.bindingHash, binding) ? pending : undefined;
   }
 }

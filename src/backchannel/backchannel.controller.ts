@@ -11,7 +11,6 @@ import { ServiceSigningKey } from './service-signing-key';
 import { ROUTES } from '../shared/routes';
 
 /** Where the IdP posts its logout tokens for this service (registered as backchannel_logout_uri). */
-export const BACKCHANNEL_LOGOUT_PATH = ROUTES.backchannelLogout;
 
 /**
  * OpenID Connect Back-Channel Logout 1.0 in both directions: the IdP tells this service that one of

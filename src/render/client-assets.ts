@@ -4,7 +4,6 @@ import { CLIENT_DIST_DIR } from '../config/project-paths';
 import { ROUTES } from '../shared/routes';
 
 /** Where the content-hashed bundle is served (long-lived, immutable caching: see app.factory.ts). */
-export const CLIENT_ASSETS_PREFIX = ROUTES.assets;
 
 export interface ClientAssets {
   readonly script: string;
@@ -33,7 +32,7 @@ export function loadClientAssets(dir: string = CLIENT_DIST_DIR): ClientAssets {
       { cause: error },
     );
   }
-  const url = (f: string) => `${CLIENT_ASSETS_PREFIX}${f}`;
+  const url = (f: string) => `${ROUTES.assets}${f}`;
   return {
     script: url(manifest.script),
     preload: manifest.preload.map(url),

@@ -1,20 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { matchesBinding } from './browser-binding';
 import { SessionRecord, Sessions } from './sessions';
 import { TokenRefresher } from './token-refresh';
-
-/** The hash a session keeps of its browser binding (the sessionBinding cookie's value). */
-export function bindingHashOf(binding: string): string {
-  return createHash('sha256').update(binding).digest('base64url');
-}
-
-/** Whether a browser's binding cookie matches the session's, in constant time. */
-export function isBoundTo(record: SessionRecord, binding: string | undefined): boolean {
-  if (!record.bindingHash || typeof binding !== 'string' || binding === '') return false;
-  const expected = Buffer.from(record.bindingHash);
-  const actual = Buffer.from(bindingHashOf(binding));
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
-}
 
 /**
  * A live session: one that exists, belongs to this browser (its binding cookie matches, issue 14
@@ -48,6 +35,6 @@ export class LiveSessions {
   ): Promise<SessionRecord | undefined> {
     if (!sessionId) return undefined;
     const record = await this.sessions.get(sessionId);
-    return record && isBoundTo(record, binding) ? record : undefined;
+    return record && matchesBinding(record.bindingHash, binding) ? record : undefined;
   }
 }

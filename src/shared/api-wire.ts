@@ -1,11 +1,7 @@
-import { ROUTES } from './routes';
-
 /**
  * The account API's wire constants (§7), shared by the server and the browser client (pure: the
- * browser bundle imports this file).
+ * browser bundle imports this file). The API's path is ROUTES.api (routes.ts).
  */
-/** §7 the application API's path, spelled once in ROUTES (kept under this name for its callers). */
-export const TRPC_PATH = ROUTES.api;
 /** The custom header every mutation must carry (DESIGN.md "CSRF"), with the value '1'. */
 export const CSRF_HEADER = 'x-collectors-csrf';
 /** §7: requests carry the locale. */

@@ -4,7 +4,8 @@ import { AccountProfiles } from '../../src/session/account-profiles';
 import { Sessions } from '../../src/session/sessions';
 import { MAX_HEX_INPUT, encodeHexJson } from '../../src/api/hex-json-transformer';
 import { CSRF_HEADER } from '../../src/api/trpc';
-import { MAX_BODY_BYTES, TRPC_PATH } from '../../src/api/trpc.middleware';
+import { MAX_BODY_BYTES } from '../../src/api/trpc.middleware';
+import { ROUTES } from '../../src/shared/routes';
 import { SignedIn, signedInSession } from '../support/account-api';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -423,7 +424,7 @@ describe('every field of every account API procedure refuses bad input (issue 5)
   beforeAll(async () => {
     // Many refused error reports come from this one address: the per-address limit must not answer first.
     t = await startTestApp({ RATE_LIMIT_CLIENT_ERRORS: '100000/60' });
-    api = `${t.url}${TRPC_PATH}`;
+    api = `${t.url}${ROUTES.api}`;
     origin = new URL(t.config.http.publicUrl).origin;
     collector = await signedInSession(t);
     const record = await t.app.get(Sessions).get(collector.sessionId);

@@ -4,14 +4,14 @@ import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import type { AppRouter } from '../../src/api/app-router';
 import { encodeHexJson, hexJsonTransformer } from '../../src/api/hex-json-transformer';
 import { CSRF_HEADER } from '../../src/api/trpc';
-import { TRPC_PATH } from '../../src/api/trpc.middleware';
+import { ROUTES } from '../../src/shared/routes';
 import { Browser } from '../support/browser';
 import { submitRaw } from '../support/oidc-journey';
 import { TestApp, startTestApp } from '../support/test-app';
 
 describe('log.clientError is rate-limited per address', () => {
   const sendReport = (t: TestApp) =>
-    request(`${t.url}${TRPC_PATH}`)
+    request(`${t.url}${ROUTES.api}`)
       .post('/log.clientError')
       .set(CSRF_HEADER, '1')
       .type('json')
@@ -48,7 +48,7 @@ describe('the account API at /api/collectors-web/trpc (§7, §8)', () => {
   let api: string;
   beforeAll(async () => {
     t = await startTestApp();
-    api = `${t.url}${TRPC_PATH}`;
+    api = `${t.url}${ROUTES.api}`;
   });
   afterAll(async () => {
     await t.close();

@@ -4,7 +4,8 @@ import Provider, { type InteractionResults, type KoaContextWithOIDC } from 'oidc
 import type { AppConfig } from '../../config/app-config';
 import { AccountLookup, OidcConfigurationDeps, oidcConfiguration } from './oidc-configuration';
 import { BRAND_PARAM } from './journey-brand';
-import { IDP_MOUNT_PATH, OKTA_ROUTES } from './okta-shape';
+import { ROUTES } from '../../shared/routes';
+import { OKTA_ROUTES } from './okta-shape';
 import { SigningKeys } from './signing-keys';
 import type { SessionStore } from '../../session/session-store';
 import { StoreOidcStorage } from './oidc-store-adapter';
@@ -119,6 +120,6 @@ export class EmbeddedIdp {
 
   /** Mounted before Nest's body parsers: the provider parses its own bodies. */
   mount(app: NestExpressApplication): void {
-    app.use(IDP_MOUNT_PATH, this.provider.callback());
+    app.use(ROUTES.idp, this.provider.callback());
   }
 }

@@ -2,9 +2,9 @@ import { ROUTES } from '../../shared/routes';
 
 /**
  * What makes the embedded IdP look like Okta's default authorization server to the rest of the
- * service (issue 3): its paths, its audience, its scopes and the shape of its tokens (§3, §7).
+ * service (issue 3): its paths (below ROUTES.idp), its audience, its scopes and the shape of its
+ * tokens (§3, §7).
  */
-export const IDP_MOUNT_PATH = ROUTES.idp;
 
 /** Okta's endpoint paths under the authorization server. */
 export const OKTA_ROUTES = {

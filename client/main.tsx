@@ -15,7 +15,8 @@ import { ApiContext, createQueryClient } from './api/queries';
 import { createAnalytics } from './analytics';
 import { consentGiven } from './consent/consent';
 import { browserShellServices, createToastOutlet } from './shell/browser-services';
-import { clearSignedOutStorage, isSignoutLink } from './shell/signout';
+import { finishSignOut } from './shell/signout';
+import { signedOutProps } from '../views/pages/SignedOutPage';
 import { useThemeControl } from './shell/theme';
 
 function readPageData(): ShellData {
@@ -55,28 +56,21 @@ function App() {
 const root = document.getElementById(ROOT_ID);
 if (root) hydrateRoot(root, <App />);
 
-// §4 Sign-out steps 3 and 4 happen in the browser: when a sign-out link is followed, this product's
-// storage keys are cleared and the Logout event recorded; the server does the rest.
-const analytics = createAnalytics({
-  consented: () => consentGiven('analytics'),
-  dataLayer: () => ((window as { dataLayer?: unknown[] }).dataLayer ??= []),
-});
-document.addEventListener('click', (event) => {
-  const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
-  if (!(link instanceof HTMLAnchorElement) || !isSignoutLink(link.href, window.location.origin)) {
-    return;
-  }
+// §4 Sign-out steps 3-5 happen on the logout landing, which every sign-out passes (issue 14 item 8).
+if (data.page === 'signedOut') {
+  const analytics = createAnalytics({
+    consented: () => consentGiven('analytics'),
+    dataLayer: () => ((window as { dataLayer?: unknown[] }).dataLayer ??= []),
+  });
   let session: Storage | undefined;
   try {
     session = window.sessionStorage;
   } catch {
     session = undefined;
   }
-  clearSignedOutStorage([services.storage, session]);
-  analytics.track({
-    action: 'Logout',
-    category: 'Auth',
-    label: data.brand,
-    ...(data.account?.collectorsId !== undefined ? { user: data.account.collectorsId } : {}),
+  finishSignOut(signedOutProps(data.props), data.brand, {
+    storages: [services.storage, session],
+    track: (event) => analytics.track(event),
+    replaceLocation: (url) => window.location.replace(url),
   });
-});
+}

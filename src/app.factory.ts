@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import * as path from 'node:path';
 import { AppModule, AppModuleOptions } from './app.module';
 import { requestBodies } from './http/request-bodies';
+import { localePathPrefix } from './locale/locale-path.middleware';
 import type { AppConfig } from './config/app-config';
 import { isDeveloperEnv } from './shared/environment';
 import { CLIENT_DIST_DIR, LOCALES_DIR, PROJECT_ROOT } from './config/project-paths';
@@ -82,6 +83,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   if (config.idp.mode === 'embedded') app.get(EmbeddedIdp).mount(app);
   // The account API reads its own raw bodies (its inputs are hex strings, §7), so the parsers skip it.
   app.use(requestBodies({ limit: BODY_LIMIT, rawPrefixes: [ROUTES.api] }));
+  // §2 locale path rule: /fr-CA/collection reaches the /collection route in fr-CA.
+  app.use(localePathPrefix());
   app.useStaticAssets(BUNDLE_ASSETS.dir, {
     prefix: BUNDLE_ASSETS.prefix,
     maxAge: BUNDLE_ASSETS.maxAge,

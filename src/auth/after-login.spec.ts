@@ -335,6 +335,29 @@ const rows: Row[] = [
     query('collectors', { l: 'true', r: 'http://localhost:3333/x' }),
     { kind: 'return', url: LOCAL_COLLECTION_URL, createSession: true },
   ],
+  // Issue 14 item 2: /collection in the collector's language by the §2 locale path rule.
+  ...(['en-CA', 'fr-CA', 'ja-JP'] as const).map((locale): Row => [
+    `collectors in ${locale} lands on /${locale}/collection`,
+    prod,
+    query('collectors', { locale }),
+    {
+      kind: 'return',
+      url: `https://signin.collectors.com/${locale}/collection`,
+      createSession: true,
+    },
+  ]),
+  [
+    'collectors in fr-CA with a return URL goes there unchanged (the brand owns its addresses)',
+    prod,
+    query('collectors', { locale: 'fr-CA', r: 'https://www.psacard.com/cert/1' }),
+    { kind: 'return', url: 'https://www.psacard.com/cert/1', createSession: true },
+  ],
+  [
+    'collectors with l=ja-JP in local lands on localhost:3333/ja-JP/collection',
+    local,
+    query('collectors', { l: 'ja-JP', locale: 'ja-JP' }),
+    { kind: 'return', url: 'http://localhost:3333/ja-JP/collection', createSession: true },
+  ],
   [
     'collectors with l=true in prod keeps the normal target',
     prod,

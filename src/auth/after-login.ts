@@ -4,6 +4,8 @@ import { RedirectPolicy, SafeRedirectUrl, checkRedirectUrl } from '../brand/redi
 import { isLocalOverride } from '../brand/return-target';
 import { AppError } from '../errors/app-error';
 import type { AppEnv } from '../shared/environment';
+import { localizeUrl } from '../shared/locale';
+import { ROUTES } from '../shared/routes';
 import type { JourneyContext } from './journey';
 
 /** §4 step 5: the collectors and grading mobile apps get no session id. */
@@ -91,12 +93,17 @@ export function decideAfterLogin(input: AfterLoginInput): AfterLoginDecision {
     };
   }
 
-  // Step 9.
-  if (local)
-    return { kind: 'return', url: ownTarget(LOCAL_COLLECTION_URL, policy), createSession: true };
+  // Step 9. /collection speaks the collector's language by the §2 locale path rule (`/fr-CA/collection`;
+  // nothing for en-US), so the language of the sign-in is the landing's too (issue 14 item 2).
+  const collection = localizeUrl(
+    local ? LOCAL_COLLECTION_URL : `${input.publicUrl}${ROUTES.collection}`,
+    query.locale,
+    { style: 'path' },
+  );
+  if (local) return { kind: 'return', url: ownTarget(collection, policy), createSession: true };
   return {
     kind: 'return',
-    url: returnUrl ?? ownTarget(`${input.publicUrl}/collection`, policy),
+    url: returnUrl ?? ownTarget(collection, policy),
     createSession: true,
   };
 }

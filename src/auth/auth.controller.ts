@@ -21,6 +21,8 @@ import { AppLogger } from '../logging/app-logger';
 import { redactCallerUrl } from '../logging/redaction';
 import type { RedirectOutcome } from '../http/outcome';
 import { ROUTES } from '../shared/routes';
+import { ShellRenderer } from '../render/shell-renderer';
+import type { SignedOutProps } from '../../views/pages/SignedOutPage';
 import { BrandTokenService } from './brand-token.service';
 import { HandoffExchange } from './handoff-exchange';
 import { parseSigninQuery } from './journey';
@@ -48,6 +50,7 @@ export class AuthController {
     private readonly brandToken: BrandTokenService,
     private readonly handoff: HandoffExchange,
     private readonly cookies: ResponseCookies,
+    private readonly shell: ShellRenderer,
     @Inject(REDIRECT_POLICY) private readonly policy: RedirectPolicy,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logger: AppLogger,
@@ -137,9 +140,30 @@ export class AuthController {
     );
   }
 
+  /**
+   * §4 Sign-out steps 3-5 for every sign-out (issue 14 item 8): a page, not a redirect, because the
+   * browser's part (this product's storage keys, the Logout event) needs a script of ours to run
+   * before the collector goes on, whoever sent them to /logout/collectorsid.
+   */
   @Get(ROUTES.logoutLanding)
-  async loggedOut(@Query() raw: RawQuery, @Res() res: Response): Promise<void> {
-    this.send(res, await this.signout.landed(parseLogoutLanding(raw).state));
+  async loggedOut(
+    @Query() raw: RawQuery,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const landing = await this.signout.landed(parseLogoutLanding(raw).state);
+    const props: SignedOutProps = {
+      target: landing.target,
+      signedOut: landing.signedOut,
+      ...(landing.collectorsId !== undefined ? { collectorsId: landing.collectorsId } : {}),
+    };
+    this.shell.render(req, res, {
+      page: 'signedOut',
+      titleKey: 'signedOut.title',
+      brand: landing.brand,
+      locale: landing.locale,
+      props: { ...props },
+    });
   }
 
   /** The server-to-server exchange of a one-time handoff code (README "Handoff"). */

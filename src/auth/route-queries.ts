@@ -96,6 +96,8 @@ export type UnauthError = (typeof UNAUTH_ERRORS)[number];
 /** /unauthredirect: which error, for which brand, in which language. */
 export function parseUnauthQuery(
   raw: RawQuery,
+  /** The locale of a `/fr-CA/unauthredirect` path (§2 locale path rule), which comes first. */
+  pathLocale?: Locale,
 ): { ok: true; error: UnauthError; brand: Brand; locale: Locale } | { ok: false; message: string } {
   const error = raw.error ?? 'Unauthorized';
   if (typeof error !== 'string' || !(UNAUTH_ERRORS as readonly string[]).includes(error)) {
@@ -109,6 +111,6 @@ export function parseUnauthQuery(
     ok: true,
     error: error as UnauthError,
     brand,
-    locale: resolveLocale({ l: raw.l, lang: raw.lang, brand }),
+    locale: pathLocale ?? resolveLocale({ l: raw.l, lang: raw.lang, brand }),
   };
 }

@@ -126,8 +126,21 @@ export class SigninService {
         'InvalidLoginState',
         'sign-in state missing, expired or from another browser',
       );
+    // From here the error page knows whom it speaks to: the journey's brand and language.
+    const { brand, locale, r } = pending.journey;
+    const audience = {
+      brand,
+      locale,
+      retry: servicePath('signin', {
+        b: brand,
+        r,
+        lang: locale !== DEFAULT_LOCALE ? locale : undefined,
+      }),
+    };
     if (landing.error)
-      throw new AppError('SigninFailed', `the IdP answered ${landing.error.slice(0, 64)}`);
+      throw new AppError('SigninFailed', `the IdP answered ${landing.error.slice(0, 64)}`, {
+        audience,
+      });
     let tokens: TokenResult;
     try {
       tokens = await this.oidc.exchangeCode(landing.callbackUrl, {
@@ -136,7 +149,10 @@ export class SigninService {
         verifier: pending.verifier,
       });
     } catch (e) {
-      throw new AppError('SigninFailed', 'the sign-in could not be completed', { cause: e });
+      throw new AppError('SigninFailed', 'the sign-in could not be completed', {
+        cause: e,
+        audience,
+      });
     }
     // A new authentication: the browser's old session ends (ASVS 5.0 7.2.4), and it gets a new
     // binding and a new family for the sessions this sign-in makes.
@@ -147,7 +163,13 @@ export class SigninService {
       family: randomKey(),
     };
     this.events.signin(pending.journey.brand, subjectOf(record), 'idp');
-    return this.afterLogin(pending.journey, { record, binding: randomKey(), newBinding: true });
+    return this.afterLogin(pending.journey, {
+      record,
+      binding: randomKey(),
+      newBinding: true,
+    }).catch((e: unknown) => {
+      throw AppError.inJourney(e, audience);
+    });
   }
 
   /**

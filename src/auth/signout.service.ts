@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppLogger } from '../logging/app-logger';
-import { Brand } from '../shared/brand';
+import { Brand, DEFAULT_BRAND } from '../shared/brand';
+import { DEFAULT_LOCALE, type Locale, resolveLocale } from '../shared/locale';
 import { REDIRECT_POLICY } from '../brand/brand.module';
-import { RedirectPolicy } from '../brand/redirect-policy';
+import { RedirectPolicy, type SafeRedirectUrl } from '../brand/redirect-policy';
 import { selectReturnTarget } from '../brand/return-target';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
@@ -12,7 +13,7 @@ import { LiveSessions } from '../session/live-sessions';
 import { OneTimeStore } from '../session/one-time-store';
 import { SessionEnding } from '../session/session-ending';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
-import { ROUTES, servicePath } from '../shared/routes';
+import { ROUTES, type ServicePath, servicePath } from '../shared/routes';
 
 /** The IdP's logout round trip must finish within this time. */
 const LOGOUT_STATE_TTL_SECONDS = 600;
@@ -30,6 +31,24 @@ export interface SignoutRequest {
 interface PendingLogout {
   readonly brand: Brand;
   readonly query: Readonly<Record<string, string>>;
+  /** The collector whose session ended: the Logout event names them by their public id (§3). */
+  readonly collectorsId?: number;
+}
+
+/**
+ * /handlelogoutredirect as the browser receives it (§4 Sign-out steps 3-5): a page that clears this
+ * product's storage keys, records the Logout event when a sign-out happened, and goes on to `target`.
+ * Every sign-out passes here, whoever sent the collector to /logout/collectorsid (issue 14 item 8).
+ */
+export interface SignedOutLanding {
+  /** The validated return URL, or the brand's sign-in page in the collector's language. */
+  readonly target: SafeRedirectUrl | ServicePath;
+  readonly brand: Brand;
+  /** §5 from the carried query (l, lang, then the brand), as the sign-out was asked for. */
+  readonly locale: Locale;
+  /** A sign-out of ours led here (not a stray or replayed visit): the Logout event is recorded. */
+  readonly signedOut: boolean;
+  readonly collectorsId?: number;
 }
 
 /**
@@ -66,7 +85,11 @@ export class SignoutService {
         : {},
       Boolean(record),
     );
-    const state = await this.pending.issue({ brand, query: carried });
+    const state = await this.pending.issue({
+      brand,
+      query: carried,
+      ...(record?.collectorsId !== undefined ? { collectorsId: record.collectorsId } : {}),
+    });
     const url = await this.oidc.endSessionUrl({
       ...(record?.tokens.idToken ? { idTokenHint: record.tokens.idToken } : {}),
       postLogoutRedirectUri: `${this.config.http.publicUrl}${ROUTES.logoutLanding}`,
@@ -78,17 +101,34 @@ export class SignoutService {
     });
   }
 
-  /** /handlelogoutredirect: on to the validated return URL, or the sign-in page of the brand. */
-  async landed(state: string | undefined): Promise<RedirectOutcome> {
+  /**
+   * /handlelogoutredirect: where the browser goes on to (the validated return URL, or the sign-in page
+   * of the brand with the carried query), in the language the sign-out was asked in.
+   */
+  async landed(state: string | undefined): Promise<SignedOutLanding> {
     const pending = state ? await this.pending.take(state) : undefined;
-    if (!pending) return redirectTo(servicePath('signin'), { headers: HANDOFF_HEADERS });
+    if (!pending) {
+      return {
+        target: servicePath('signin'),
+        brand: DEFAULT_BRAND,
+        locale: DEFAULT_LOCALE,
+        signedOut: false,
+      };
+    }
+    const { brand, query } = pending;
+    const landing = {
+      brand,
+      locale: resolveLocale({ l: query.l, lang: query.lang, brand }),
+      signedOut: true,
+      ...(pending.collectorsId !== undefined ? { collectorsId: pending.collectorsId } : {}),
+    };
     // The carried query is the caller's: r is checked here, once, like any return URL (§5).
-    const target = selectReturnTarget(pending.query, this.policy, { allowForced: false });
-    if (target.kind === 'url') return redirectTo(target.url, { headers: HANDOFF_HEADERS });
-    const back = new URLSearchParams(pending.query);
+    const target = selectReturnTarget(query, this.policy, { allowForced: false });
+    if (target.kind === 'url') return { ...landing, target: target.url };
+    const back = new URLSearchParams(query);
     back.delete('r');
     back.delete('fr');
-    back.set('b', pending.brand);
-    return redirectTo(servicePath('signin', back), { headers: HANDOFF_HEADERS });
+    back.set('b', brand);
+    return { ...landing, target: servicePath('signin', back) };
   }
 }

@@ -1,5 +1,6 @@
-import { Controller, Get, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Get, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { LocalizedRequest } from '../locale/locale-path.middleware';
 import { AppError } from '../errors/app-error';
 import { PageRenderer } from '../render/page-renderer';
 import { DEFAULT_LOCALE } from '../shared/locale';
@@ -14,8 +15,12 @@ export class UnauthController {
   constructor(private readonly pages: PageRenderer) {}
 
   @Get(ROUTES.unauthorized)
-  show(@Query() raw: Record<string, unknown>, @Res() res: Response): void {
-    const query = parseUnauthQuery(raw);
+  show(
+    @Query() raw: Record<string, unknown>,
+    @Req() req: Request & LocalizedRequest,
+    @Res() res: Response,
+  ): void {
+    const query = parseUnauthQuery(raw, req.pathLocale);
     if (!query.ok) throw new AppError('BadRequest', query.message);
     const { error, brand, locale } = query;
     const t = this.pages.translator(locale);

@@ -1,3 +1,6 @@
+import type { Brand } from '../shared/brand';
+import type { Locale } from '../shared/locale';
+
 /**
  * Errors the service knows how to explain. Each code is data: its HTTP status lives in one table and
  * its message is safe to show (no secrets, no input echoed back).
@@ -25,15 +28,45 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * Who the error page speaks to when the request itself does not say: the brand and language of the
+ * journey that failed (e.g. a sign-in landing, whose URL the IdP wrote and which carries neither).
+ */
+export interface ErrorAudience {
+  readonly brand?: Brand;
+  readonly locale?: Locale;
+  /**
+   * Where 'try again' goes when loading the failed address again cannot work (a landing's state is
+   * single-use): the start of the same journey.
+   */
+  readonly retry?: string;
+}
+
 export class AppError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; audience?: ErrorAudience },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.status = ERROR_STATUS[code];
+    if (options?.audience) this.audience = options.audience;
+  }
+
+  readonly audience?: ErrorAudience;
+
+  /**
+   * The error as the page of a journey should show it (issue 14 items 2 and 3): an AppError keeps its
+   * code and message and gains the journey's brand and language unless it already names them; any
+   * other error is left as it is (the filter answers it with a bare 500).
+   */
+  static inJourney(error: unknown, audience: ErrorAudience): unknown {
+    if (!(error instanceof AppError) || error.audience) return error;
+    return new AppError(error.code, error.message, {
+      ...(error.cause === undefined ? {} : { cause: error.cause }),
+      audience,
+    });
   }
 }

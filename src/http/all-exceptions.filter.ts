@@ -16,7 +16,8 @@ import type { Translate } from '../shared/translate';
 import { isBrand } from '../shared/brand';
 import { localeOfRequest } from '../locale/request-locale';
 import { ShellRenderer } from '../render/shell-renderer';
-import { AppError } from '../errors/app-error';
+import { AppError, type ErrorAudience } from '../errors/app-error';
+import type { Locale } from '../shared/locale';
 import { errorSummary } from '../errors/error-summary';
 
 export interface ErrorBody {
@@ -49,7 +50,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const req = http.getRequest<Request & { id?: unknown }>();
     const res = http.getResponse<Response>();
     const correlationId = typeof req.id === 'string' ? req.id : '';
-    const t = this.translators.for(localeOfRequest(req));
+    // A journey's error speaks the journey's language and shows its brand (issue 14 items 2, 3).
+    const audience = exception instanceof AppError ? exception.audience : undefined;
+    const locale = audience?.locale ?? localeOfRequest(req);
+    const t = this.translators.for(locale);
     const body = this.localize(this.describe(exception, correlationId), t);
     // Issue 7: on a sign-in or sign-out route this is a failed sign-in or sign-out, by its code.
     this.metrics.requestFailed(req, body.error);
@@ -79,27 +83,36 @@ export class AllExceptionsFilter implements ExceptionFilter {
     res.status(body.statusCode).setHeader('Cache-Control', 'no-store');
     // A browser navigating (Accept: text/html first) gets the error page; API callers get JSON.
     if (req.accepts(['json', 'html']) === 'html') {
-      this.errorPage(body, req, res);
+      this.errorPage(body, req, res, { ...audience, locale });
       return;
     }
     res.json(body);
   }
 
   /** §2 Error page, as a hydrated shell page in the collector's language and the brand's look. */
-  private errorPage(body: ErrorBody, req: Request, res: Response): void {
+  private errorPage(
+    body: ErrorBody,
+    req: Request,
+    res: Response,
+    audience: ErrorAudience & { readonly locale: Locale },
+  ): void {
     const b = typeof req.query.b === 'string' ? req.query.b.toLowerCase() : '';
+    const brand = audience.brand ?? (isBrand(b) ? b : undefined);
     try {
       this.shell.render(req, res, {
         page: 'error',
         titleKey: 'errorPage.title',
-        ...(isBrand(b) ? { brand: b } : {}),
+        locale: audience.locale,
+        ...(brand ? { brand } : {}),
         status: body.statusCode,
         props: {
           correlationId: body.correlationId,
           code: body.error,
           message: body.message,
           // Only ever a path on this site: a request for //evil.com must not become a link there.
-          retryHref: req.method === 'GET' ? req.originalUrl.replace(/^[/\\]+/, '/') : '/',
+          retryHref:
+            audience.retry ??
+            (req.method === 'GET' ? req.originalUrl.replace(/^[/\\]+/, '/') : '/'),
         },
       });
     } catch (error) {

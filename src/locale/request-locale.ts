@@ -9,14 +9,17 @@ import { LOCALE_HEADER } from '../shared/api-wire';
 export { LOCALE_HEADER };
 
 /**
- * §5 for any request: `l`, then `lang`, then the brand in `b`, then the locale header of API calls,
- * else en-US. Accept-Language is never read (§1). Computed on demand where text is rendered, rather
- * than by a middleware on every request.
+ * §5 for any request: a locale path prefix (`/fr-CA/collection`, §2 "Locale path rule", taken off by
+ * locale-path.middleware.ts), then `l`, then `lang`, then the brand in `b`, then the locale header of
+ * API calls, else en-US. Accept-Language is never read (§1). Computed on demand where text is
+ * rendered, rather than by a middleware on every request.
  */
 export function localeOfRequest(req: {
   query?: unknown;
   headers: Record<string, unknown>;
+  pathLocale?: Locale;
 }): Locale {
+  if (req.pathLocale) return req.pathLocale;
   const query = (typeof req.query === 'object' && req.query !== null ? req.query : {}) as Record<
     string,
     unknown

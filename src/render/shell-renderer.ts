@@ -30,6 +30,8 @@ export interface ShellPageOptions {
    */
   readonly brand?: Brand;
   readonly referrerBrand?: Brand;
+  /** The page's language when the request does not carry it (an error of a journey); else §5's. */
+  readonly locale?: Locale;
   readonly account?: AuthUserState;
   readonly props?: Readonly<Record<string, unknown>>;
   readonly status?: number;
@@ -86,7 +88,7 @@ export class ShellRenderer {
   }
 
   data(req: Request, options: ShellPageOptions): ShellData {
-    const locale = localeOfRequest(req);
+    const locale = options.locale ?? localeOfRequest(req);
     const theme = parseCookieHeader(req.headers.cookie).theme === 'dark' ? 'dark' : 'light';
     return {
       page: options.page,

@@ -1,5 +1,12 @@
 import { Brand } from './brand';
-import { Locale, legalAgreementUrl, localizeUrl, normalizeLocale, resolveLocale } from './locale';
+import {
+  Locale,
+  legalAgreementUrl,
+  localizeUrl,
+  normalizeLocale,
+  resolveLocale,
+  splitLocalePath,
+} from './locale';
 
 describe(resolveLocale.name, () => {
   const table: [string, { l?: unknown; lang?: unknown; brand?: Brand }, Locale][] = [
@@ -84,5 +91,25 @@ describe(legalAgreementUrl.name, () => {
   ];
   it.each(table)('%s, brand %s -> %s', (locale, brand, expected) => {
     expect(legalAgreementUrl('https://www.collectors.com/', locale, brand)).toBe(expected);
+  });
+});
+
+describe(splitLocalePath.name, () => {
+  const table: [string, { locale: Locale; rest: string } | undefined][] = [
+    ['/fr-CA/collection', { locale: 'fr-CA', rest: '/collection' }],
+    ['/ja-JP/account/sessions?x=1', { locale: 'ja-JP', rest: '/account/sessions?x=1' }],
+    ['/en-US/collection', { locale: 'en-US', rest: '/collection' }],
+    ['/fr-ca/collection', { locale: 'fr-CA', rest: '/collection' }],
+    ['/fr-CA', { locale: 'fr-CA', rest: '/' }],
+    ['/fr-CA?lang=x', { locale: 'fr-CA', rest: '/?lang=x' }],
+    ['/collection', undefined],
+    ['/fr-CAx/collection', undefined],
+    ['/de-DE/collection', undefined],
+    ['/fr/collection', undefined],
+    ['/', undefined],
+    ['', undefined],
+  ];
+  it.each(table)('%s', (path, expected) => {
+    expect(splitLocalePath(path)).toEqual(expected);
   });
 });

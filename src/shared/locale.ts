@@ -82,3 +82,21 @@ export function legalAgreementUrl(base: string, locale: Locale, brand?: Brand): 
   if (brand) url.searchParams.set('b', brand);
   return url.href;
 }
+
+/**
+ * §2 "Locale path rule", read back: `/fr-CA/collection` is /collection in fr-CA. Only a supported
+ * tag (any case) followed by `/` or the end counts, so `/fr-CAx` or `/fr/x` are ordinary paths.
+ * Returns the locale and the path without it, or undefined.
+ */
+export function splitLocalePath(
+  path: string,
+): { readonly locale: Locale; readonly rest: string } | undefined {
+  // `/xx-XX` then `/`, `?` or the end: checked by position first, as every request passes here.
+  if (path.charCodeAt(3) !== 45 /* - */) return undefined;
+  const end = path.charCodeAt(6);
+  if (path.length > 6 && end !== 47 /* / */ && end !== 63 /* ? */) return undefined;
+  const locale = BY_LOWER_CASE.get(path.slice(1, 6).toLowerCase());
+  if (!locale) return undefined;
+  const rest = path.slice(6);
+  return { locale, rest: rest === '' || rest.startsWith('?') ? `/${rest}` : rest };
+}

@@ -1,3 +1,5 @@
+import { type Locale, localizeUrl } from './locale';
+
 /**
  * Every path this service answers (§2 routes and the service's own), in one table. Controllers,
  * rate limits, metrics labels, the embedded IdP's client registration and the browser client all
@@ -49,6 +51,14 @@ export const ROUTES = {
 
 export type RouteName = keyof typeof ROUTES;
 
+/**
+ * §2 "Locale path rule": the pages of this service that also answer under a locale prefix, e.g.
+ * `/fr-CA/collection` (src/locale/locale-path.middleware.ts). They are the pages a collector lands on
+ * and links to; the OIDC landings keep their exact registered addresses and carry `lang` instead.
+ */
+export const LOCALIZED_PAGES = ['collection', 'sessions', 'unauthorized'] as const;
+export type LocalizedPage = (typeof LOCALIZED_PAGES)[number];
+
 declare const ownPath: unique symbol;
 
 /**
@@ -73,6 +83,18 @@ export function servicePath(
         );
   const search = params.toString();
   return `${ROUTES[route]}${search ? `?${search}` : ''}` as ServicePath;
+}
+
+/**
+ * A localized page of this service in the collector's language by the §2 rule: `/fr-CA/collection`,
+ * and no prefix for en-US (the default gets none unless forced).
+ */
+export function localizedPath(
+  route: LocalizedPage,
+  locale: Locale,
+  query?: Readonly<Record<string, string | undefined>>,
+): ServicePath {
+  return localizeUrl(servicePath(route, query), locale, { style: 'path' }) as ServicePath;
 }
 
 /**

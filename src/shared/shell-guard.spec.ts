@@ -81,4 +81,20 @@ describe(shellSigninUrl.name, () => {
       shellSigninUrl('http://localhost:3333', { currentUrl: 'http://localhost:3333/collection' }),
     ).toBe('http://localhost:3333/signin?r=http%3A%2F%2Flocalhost%3A3333%2Fcollection');
   });
+
+  it.each([
+    ['fr-CA', '&lang=fr-CA'],
+    ['ja-JP', '&lang=ja-JP'],
+    ['en-CA', '&lang=en-CA'],
+    ['en-US', ''],
+  ] as const)('carries the page language %s as lang (issue 14 item 2)', (locale, suffix) => {
+    expect(
+      shellSigninUrl('http://localhost:3333', {
+        currentUrl: 'http://localhost:3333/fr-CA/collection',
+        locale,
+      }),
+    ).toBe(
+      `http://localhost:3333/signin?r=http%3A%2F%2Flocalhost%3A3333%2Ffr-CA%2Fcollection${suffix}`,
+    );
+  });
 });

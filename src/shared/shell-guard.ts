@@ -1,4 +1,5 @@
 import type { Brand } from './brand';
+import { DEFAULT_LOCALE, type Locale } from './locale';
 import { ROUTES, type ServicePath } from './routes';
 
 /** §3 "Auth user state". */
@@ -43,7 +44,9 @@ export function shellGuard(
 
 /**
  * §2: the redirect carries r (the current full URL), b (the brand of the referring host, if known),
- * and QTM_SID / QTM_UID (the analytics cookies, if present).
+ * and QTM_SID / QTM_UID (the analytics cookies, if present). It also carries `lang` when the page was
+ * not in the default language (issue 14 item 2: the sign-in steps then speak it too; §2's locale
+ * rule gives the default none).
  */
 export function shellSigninUrl(
   base: string,
@@ -52,11 +55,13 @@ export function shellSigninUrl(
     readonly brand?: Brand;
     readonly qtmSid?: string;
     readonly qtmUid?: string;
+    readonly locale?: Locale;
   },
 ): ServicePath {
   const query = new URLSearchParams({ r: params.currentUrl });
   if (params.brand) query.set('b', params.brand);
   if (params.qtmSid) query.set('QTM_SID', params.qtmSid);
   if (params.qtmUid) query.set('QTM_UID', params.qtmUid);
+  if (params.locale && params.locale !== DEFAULT_LOCALE) query.set('lang', params.locale);
   return `${base}${ROUTES.signin}?${query.toString()}` as ServicePath;
 }

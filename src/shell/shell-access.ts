@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Brand } from '../shared/brand';
+import type { Locale } from '../shared/locale';
 import { brandFromReferrer } from '../brand/brand-from-referrer';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { RedirectOutcome, redirectTo } from '../http/outcome';
@@ -19,6 +20,8 @@ export interface ShellVisit {
   readonly promptMfaSignin?: string;
   readonly qtmSid?: string;
   readonly qtmUid?: string;
+  /** The page's language (§5), carried to /signin so the sign-in speaks it too. */
+  readonly locale?: Locale;
 }
 
 export interface ShellAdmission {
@@ -78,6 +81,7 @@ export class ShellAccessCheck {
             ...(brand ? { brand } : {}),
             ...(visit.qtmSid ? { qtmSid: visit.qtmSid } : {}),
             ...(visit.qtmUid ? { qtmUid: visit.qtmUid } : {}),
+            ...(visit.locale ? { locale: visit.locale } : {}),
           }),
         ),
       };

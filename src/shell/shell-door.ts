@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { applyRedirect } from '../http/apply-outcome';
+import { localeOfRequest } from '../locale/request-locale';
 import { ShellAccessCheck, ShellAdmission, ShellVisit } from './shell-access';
 
 /**
@@ -30,6 +31,7 @@ export class ShellDoor {
     const referer = req.headers.referer;
     return {
       url: req.originalUrl,
+      locale: localeOfRequest(req),
       ...(typeof referer === 'string' ? { referer } : {}),
       ...(jar.sessionId ? { sessionId: jar.sessionId } : {}),
       ...(jar.sessionBinding ? { binding: jar.sessionBinding } : {}),

@@ -42,7 +42,8 @@ describe('/collection (§2, §4 step 9)', () => {
     expect(collection.status).toBe(200);
     expect(collection.body).toContain('<html lang="ja-JP" class="theme-light">');
     expect(collection.body).toMatch(/コレクター番号 \d+ でサインインしています。/);
-    expect(collection.body).toContain('href="/logout/collectorsid?b=collectors"');
+    // Issue 14 item 2: the sign-out link carries the page's language on to the logout landing.
+    expect(collection.body).toContain('href="/logout/collectorsid?b=collectors&amp;lang=ja-JP"');
   }, 60_000);
 });
 

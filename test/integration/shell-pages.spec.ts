@@ -1,16 +1,8 @@
 import request from 'supertest';
-import { SHELL_COMMON_SECTIONS, type ShellData } from '../../views/shell/shell-data';
+import { SHELL_COMMON_SECTIONS } from '../../views/shell/shell-data';
 import { Browser } from '../support/browser';
-import { signInVia } from '../support/signin-journey';
+import { pageDataOf, signInVia } from '../support/signin-journey';
 import { TestApp, startTestApp } from '../support/test-app';
-
-/** The page data a hydrated page carries, parsed as the client does. */
-function pageData(html: string): ShellData {
-  const match =
-    /<script id="page-data" type="application\/json" nonce="[^"]+">([\s\S]*?)<\/script>/.exec(html);
-  if (!match?.[1]) throw new Error('no page data');
-  return JSON.parse(match[1]) as ShellData;
-}
 
 describe('shell pages: rendering, hydration data, CSP and assets (issue 6)', () => {
   let t: TestApp;
@@ -53,7 +45,7 @@ describe('shell pages: rendering, hydration data, CSP and assets (issue 6)', () 
 
   it('hydration data: the page, locale, account status and the shell messages; never a token or session id', async () => {
     const res = await browser.get(`${t.url}/collection?lang=fr-CA`);
-    const data = pageData(res.body);
+    const data = pageDataOf(res.body);
     expect(data.page).toBe('collection');
     expect(data.locale).toBe('fr-CA');
     expect(data.account).toMatchObject({ isSignedIn: true, isMigrating: false });
@@ -75,7 +67,7 @@ describe('shell pages: rendering, hydration data, CSP and assets (issue 6)', () 
     await browser.jar.setCookie('theme=dark', t.url);
     const dark = await browser.get(`${t.url}/collection`);
     expect(dark.body).toContain('class="theme-dark"');
-    expect(pageData(dark.body).theme).toBe('dark');
+    expect(pageDataOf(dark.body).theme).toBe('dark');
     await browser.jar.setCookie('theme=light', t.url);
   });
 
@@ -107,7 +99,7 @@ describe('shell pages: rendering, hydration data, CSP and assets (issue 6)', () 
       .get('/signin?b=nosuchbrand&lang=ja-JP')
       .set('accept', 'text/html')
       .expect(400);
-    const data = pageData(res.text);
+    const data = pageDataOf(res.text);
     expect(data.page).toBe('error');
     expect(data.locale).toBe('ja-JP');
     expect(data.props?.correlationId).toEqual(expect.any(String));

@@ -6,6 +6,8 @@ import { Browser, BrowserResponse } from './browser';
 import { discover } from './oidc-journey';
 import { csrfOf, formActionOf } from './signin-steps';
 import type { TestApp } from './test-app';
+import type { ShellData } from '../../views/shell/shell-data';
+import { type SignedOutProps, signedOutProps } from '../../views/pages/SignedOutPage';
 
 /**
  * Helpers for the sign-in journeys of the service (issue 4): /signin, the IdP's steps, the landings,
@@ -57,6 +59,29 @@ export async function jarCookie(
   name: string,
 ): Promise<string | undefined> {
   return (await browser.jar.getCookies(url)).find((c) => c.key === name)?.value;
+}
+
+/** The page data a hydrated page carries (views/Document.tsx), parsed as the client does. */
+export function pageDataOf(html: string): ShellData {
+  const match =
+    /<script id="page-data" type="application\/json" nonce="[^"]+">([\s\S]*?)<\/script>/.exec(html);
+  if (!match?.[1]) throw new Error(`no page data in\n${html.slice(0, 800)}`);
+  return JSON.parse(match[1]) as ShellData;
+}
+
+/**
+ * The logout landing (issue 14 item 8) is a page whose script clears storage, records the Logout
+ * event and replaces the page with its target: that target, and what the page says of itself.
+ */
+export function signedOutLanding(res: BrowserResponse): SignedOutProps & {
+  readonly locale: string;
+  readonly brand: string;
+} {
+  if (res.status !== 200)
+    throw new Error(`expected the logout landing page, got ${res.status} from ${res.url}`);
+  const data = pageDataOf(res.body);
+  if (data.page !== 'signedOut') throw new Error(`expected the signedOut page, got ${data.page}`);
+  return { ...signedOutProps(data.props), locale: data.locale, brand: data.brand };
 }
 
 /** The visible text of a page (tags dropped, entities decoded, whitespace collapsed). */

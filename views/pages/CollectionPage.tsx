@@ -1,6 +1,7 @@
 import { Button } from '../ui/Button';
 import type { PageProps } from './page-props';
-import { ROUTES, servicePath } from '../../src/shared/routes';
+import { localizedPath } from '../../src/shared/routes';
+import { signOutHref } from '../shell/header/header-nav';
 
 /** §2 /collection: the signed-in collector's account summary. */
 export function CollectionPage({ data, t }: PageProps) {
@@ -10,10 +11,10 @@ export function CollectionPage({ data, t }: PageProps) {
       <h1 id="account-summary-title">{t('common.collection.title')}</h1>
       <p>{t('common.collection.summary', { collectorsId: String(collectorsId ?? '') })}</p>
       <div className="account-summary-actions">
-        <Button href={ROUTES.sessions} variant="secondary">
+        <Button href={localizedPath('sessions', data.locale)} variant="secondary">
           {t('common.sessions.manage')}
         </Button>
-        <Button href={servicePath('logout', { b: data.brand })} variant="secondary">
+        <Button href={signOutHref(data.brand, data.locale)} variant="secondary">
           {t('common.collection.signOut')}
         </Button>
       </div>

@@ -5,7 +5,7 @@ import { useToasts } from '../shell/toasts/Toasts';
 import type { Translate } from '../../src/shared/translate';
 import { Button } from '../ui/Button';
 import type { PageProps } from './page-props';
-import { servicePath } from '../../src/shared/routes';
+import { signOutHref } from '../shell/header/header-nav';
 
 /** A row as the page shows it: the server formats the dates, so both sides render the same text. */
 export interface SessionRow extends SessionSummary {
@@ -30,11 +30,11 @@ export function SessionsPage({ data, t }: PageProps) {
   const initial = (data.props?.sessions ?? []) as readonly SessionRow[];
   const [rows, setRows] = useState<readonly SessionRow[]>(initial);
   const [busy, setBusy] = useState(false);
-  const signOutHref = servicePath('logout', { b: data.brand });
+  const signOut = signOutHref(data.brand, data.locale);
 
   const endOne = async (row: SessionRow) => {
     if (row.current) {
-      services.assignLocation(signOutHref);
+      services.assignLocation(signOut);
       return;
     }
     setBusy(true);
@@ -53,7 +53,7 @@ export function SessionsPage({ data, t }: PageProps) {
     setBusy(true);
     try {
       await services.endOtherSessions();
-      services.assignLocation(signOutHref);
+      services.assignLocation(signOut);
     } catch {
       toasts.show({ variant: 'danger', message: t('common.sessions.failed') });
       setBusy(false);

@@ -4,6 +4,7 @@ import { CollectionPage } from './CollectionPage';
 import { ErrorShellPage } from './ErrorShellPage';
 import type { PageProps } from './page-props';
 import { SessionsPage } from './SessionsPage';
+import { SignedOutPage } from './SignedOutPage';
 
 export interface PageDefinition {
   readonly Component: ComponentType<PageProps>;
@@ -19,4 +20,5 @@ export const PAGES: Readonly<Record<string, PageDefinition>> = {
   collection: { Component: CollectionPage, header: 'full', footer: 'default', guarded: true },
   sessions: { Component: SessionsPage, header: 'full', footer: 'default', guarded: true },
   error: { Component: ErrorShellPage, header: 'simple', footer: 'legal', guarded: false },
+  signedOut: { Component: SignedOutPage, header: 'simple', footer: 'legal', guarded: false },
 };

@@ -43,6 +43,7 @@ export function ShellGuardGate({
         ...(data.referrerBrand ? { brand: data.referrerBrand } : {}),
         ...(qtmSid ? { qtmSid } : {}),
         ...(qtmUid ? { qtmUid } : {}),
+        locale: data.locale,
       }),
     );
   }, [data, services]);

@@ -67,4 +67,5 @@ export const SHELL_COMMON_SECTIONS = [
   'toasts',
   'appNudge',
   'sessions',
+  'signedOut',
 ] as const;

@@ -11,7 +11,7 @@ import { FULL_HEADER_LOGO } from './header-brand';
 import {
   DESKTOP_MIN_WIDTH,
   MENU_RESIZE_DELAY_MS,
-  SIGN_IN_LINK,
+  signInLink,
   homeHref,
   mobileNav,
   startSubmissionLink,
@@ -44,6 +44,7 @@ export interface FullHeaderProps {
  */
 export function FullHeader({ data, t }: FullHeaderProps) {
   const nav = useMemo(() => mobileNav(data), [data]);
+  const signIn = signInLink(data.locale);
   const submit = useMemo(() => startSubmissionLink(data), [data]);
   const [menus, setMenus] = useState<HeaderMenus>(CLOSED_MENUS);
   const mobileToggle = useRef<HTMLButtonElement>(null);
@@ -130,8 +131,8 @@ export function FullHeader({ data, t }: FullHeaderProps) {
             onClose={closeMenu}
           />
         ) : (
-          <a className="site-header__sign-in" href={SIGN_IN_LINK.href}>
-            {t(SIGN_IN_LINK.label)}
+          <a className="site-header__sign-in" href={signIn.href}>
+            {t(signIn.label)}
           </a>
         )}
       </div>
@@ -143,7 +144,7 @@ export function FullHeader({ data, t }: FullHeaderProps) {
         expanded={menus.sections}
         onToggleSection={toggleMobileSection}
         onEscape={escapeMobile}
-        signIn={signedIn ? undefined : SIGN_IN_LINK}
+        signIn={signedIn ? undefined : signIn}
       />
     </header>
   );

@@ -67,9 +67,10 @@ describe('header navigation (§2 Headers)', () => {
   ] as const)('%s: account menu entries, then Sign Out', (locale, expected) => {
     const menu = accountMenu(shellData({ locale, brand: 'psamobile' }));
     expect(menu.links.map((l) => l.key)).toEqual(expected);
+    // Issue 14 item 2: the sign-out carries the page's language; en-US none (§2).
     expect(menu.signOut).toMatchObject({
       label: 'header.actions.signOut',
-      href: '/logout/collectorsid?b=psamobile',
+      href: `/logout/collectorsid?b=psamobile${locale === 'en-US' ? '' : `&lang=${locale}`}`,
     });
   });
 
@@ -95,6 +96,9 @@ describe('header navigation (§2 Headers)', () => {
 
   it('sign-out carries the brand, URL-encoded', () => {
     expect(signOutHref('collectors')).toBe('/logout/collectorsid?b=collectors');
+    // Issue 14 item 2: the collector's language travels with the sign-out; en-US gets none (§2).
+    expect(signOutHref('psa', 'fr-CA')).toBe('/logout/collectorsid?b=psa&lang=fr-CA');
+    expect(signOutHref('psa', 'en-US')).toBe('/logout/collectorsid?b=psa');
   });
 
   describe('hosts and locale paths by environment (§1, §2 locale path rule)', () => {

@@ -1,8 +1,8 @@
 import type { Brand } from '../../../src/shared/brand';
 import type { ServiceBases } from '../../../src/shared/environment';
-import { localizeUrl, type Locale } from '../../../src/shared/locale';
+import { DEFAULT_LOCALE, localizeUrl, type Locale } from '../../../src/shared/locale';
 import type { ShellData } from '../shell-data';
-import { ROUTES, servicePath } from '../../../src/shared/routes';
+import { servicePath } from '../../../src/shared/routes';
 
 /**
  * The full header's navigation as data (§2 "Headers"). The spec names the entries and their order but
@@ -252,9 +252,15 @@ export function desktopNav(data: NavData): readonly NavItem[] {
   return [first, ...GRADING_NAV].map((spec) => resolveItem(data, spec));
 }
 
-/** §2 "Used for sign-out when the brand is known": our own origin's route, with the brand. */
-export function signOutHref(brand: Brand): string {
-  return servicePath('logout', { b: brand });
+/** `lang` by the §2 locale rule: the default language gets none. */
+const langOf = (locale: Locale) => (locale === DEFAULT_LOCALE ? undefined : locale);
+
+/**
+ * §2 "Used for sign-out when the brand is known": our own origin's route, with the brand and the
+ * collector's language, which the sign-out carries to its landing and on (issue 14 item 2).
+ */
+export function signOutHref(brand: Brand, locale: Locale = DEFAULT_LOCALE): string {
+  return servicePath('logout', { b: brand, lang: langOf(locale) });
 }
 
 /** §2 account menu entries (the Japan set for ja-JP), then Sign Out. */
@@ -266,7 +272,7 @@ export function accountMenu(data: NavData): AccountMenu {
       kind: 'link',
       key: 'signOut',
       label: 'header.actions.signOut',
-      href: signOutHref(data.brand),
+      href: signOutHref(data.brand, data.locale),
     },
   };
 }
@@ -290,10 +296,15 @@ export function homeHref(data: NavData): string {
   return siteHref(data.services, siteOf(data), '/', data.locale);
 }
 
-/** When nobody is signed in (the error page may show the shell): §2 "/signin", our own origin. */
-export const SIGN_IN_LINK: NavLink = {
-  kind: 'link',
-  key: 'signIn',
-  label: 'header.actions.signIn',
-  href: ROUTES.signin,
-};
+/**
+ * When nobody is signed in (the error page may show the shell): §2 "/signin", our own origin, in the
+ * page's language.
+ */
+export function signInLink(locale: Locale): NavLink {
+  return {
+    kind: 'link',
+    key: 'signIn',
+    label: 'header.actions.signIn',
+    href: servicePath('signin', { lang: langOf(locale) }),
+  };
+}

@@ -1,0 +1,34 @@
+import type { NextFunction, Request, Response } from 'express';
+import { splitLocalePath } from '../shared/locale';
+import type { Locale } from '../shared/locale';
+import { LOCALIZED_PAGES, ROUTES } from '../shared/routes';
+
+/** The request as this middleware leaves it: the locale its path named, if any. */
+export interface LocalizedRequest {
+  /** Set when the path began with a locale prefix (§2 "Locale path rule"). */
+  pathLocale?: Locale;
+}
+
+const PAGES: ReadonlySet<string> = new Set(LOCALIZED_PAGES.map((name) => ROUTES[name]));
+
+/**
+ * §2 "Locale path rule" on the way in: `/fr-CA/collection` is answered by the /collection route in
+ * fr-CA. The prefix is taken off `req.url` (what the router matches) and kept as `pathLocale`, which
+ * localeOfRequest reads first; `req.originalUrl` keeps it, so the §2 shell redirect's `r` and the
+ * page's own links stay in the collector's language. Only LOCALIZED_PAGES take a prefix: every other
+ * path is left as it came, so `/fr-CA/signin` stays a 404 rather than a second address.
+ */
+export function localePathPrefix() {
+  return (req: Request & LocalizedRequest, _res: Response, next: NextFunction): void => {
+    const split = splitLocalePath(req.url);
+    if (split) {
+      const query = split.rest.indexOf('?');
+      const path = query === -1 ? split.rest : split.rest.slice(0, query);
+      if (PAGES.has(path)) {
+        req.url = split.rest;
+        req.pathLocale = split.locale;
+      }
+    }
+    next();
+  };
+}

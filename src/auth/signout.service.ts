@@ -92,6 +92,8 @@ export class SignoutService {
     });
     const url = await this.oidc.endSessionUrl({
       ...(record?.tokens.idToken ? { idTokenHint: record.tokens.idToken } : {}),
+      // The IdP's logout page speaks the collector's language too (issue 14 item 2).
+      uiLocales: localeOfSignout(brand, carried),
       postLogoutRedirectUri: `${this.config.http.publicUrl}${ROUTES.logoutLanding}`,
       state,
     });
@@ -118,7 +120,7 @@ export class SignoutService {
     const { brand, query } = pending;
     const landing = {
       brand,
-      locale: resolveLocale({ l: query.l, lang: query.lang, brand }),
+      locale: localeOfSignout(brand, query),
       signedOut: true,
       ...(pending.collectorsId !== undefined ? { collectorsId: pending.collectorsId } : {}),
     };
@@ -131,4 +133,9 @@ export class SignoutService {
     back.set('b', brand);
     return { ...landing, target: servicePath('signin', back) };
   }
+}
+
+/** §5 for a sign-out: `l`, then `lang` of the query it was asked with, then the brand. */
+function localeOfSignout(brand: Brand, query: Readonly<Record<string, string>>): Locale {
+  return resolveLocale({ l: query.l, lang: query.lang, brand });
 }

@@ -194,12 +194,15 @@ export class OidcClient {
     idTokenHint?: string;
     postLogoutRedirectUri: string;
     state: string;
+    /** The collector's language for the IdP's logout pages (RP-Initiated Logout 1.0 §2). */
+    uiLocales?: string;
   }): Promise<IdpUrl> {
     const configuration = await this.configuration(this.serviceClient);
     const url = client.buildEndSessionUrl(configuration, {
       post_logout_redirect_uri: params.postLogoutRedirectUri,
       state: params.state,
       ...(params.idTokenHint ? { id_token_hint: params.idTokenHint } : {}),
+      ...(params.uiLocales ? { ui_locales: params.uiLocales } : {}),
     });
     return url.href as IdpUrl;
   }

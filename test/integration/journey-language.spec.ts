@@ -49,9 +49,15 @@ const htmlLang = (res: BrowserResponse) => /<html[^>]*\blang="([^"]+)"/.exec(res
 const hrefs = (res: BrowserResponse) =>
   [...res.body.matchAll(/<a [^>]*href="([^"]+)"/g)].map((m) => (m[1] ?? '').replace(/&amp;/g, '&'));
 
-/** Confirms the IdP's logout page the way its auto-submitting form would; returns the landing URL. */
-async function throughIdpLogout(browser: Browser, endSession: URL): Promise<URL> {
+/**
+ * Confirms the IdP's logout page the way its auto-submitting form would; returns the landing URL.
+ * The page itself is in `locale` (the sign-out sends ui_locales, RP-Initiated Logout 1.0 §2).
+ */
+async function throughIdpLogout(browser: Browser, endSession: URL, locale: string): Promise<URL> {
+  expect(endSession.searchParams.get('ui_locales')).toBe(locale);
   const page = await browser.get(endSession.href);
+  expect(htmlLang(page)).toBe(locale);
+  expect(pageText(page.body)).toContain(text(locale, 'idp.signingOutHeading'));
   const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.body);
   const xsrf = /name="xsrf" value="([^"]+)"/.exec(form?.[2] ?? '')?.[1] ?? '';
   const confirm = await browser.post(new URL(form?.[1] ?? '', endSession).href, {
@@ -111,7 +117,7 @@ describe('a collector who signs in in a language stays in it, page after page', 
 
       // Sign-out: the landing page speaks it, and goes on to the sign-in page in it.
       const out = await browser.get(`${t.url}${signOut}`);
-      const landed = await throughIdpLogout(browser, locationOf(out));
+      const landed = await throughIdpLogout(browser, locationOf(out), locale);
       const signedOut = await browser.get(landed.href);
       expect(htmlLang(signedOut)).toBe(locale);
       expect(pageText(signedOut.body)).toContain(text(locale, 'signedOut.title'));
@@ -138,7 +144,9 @@ describe('a collector who signs in in a language stays in it, page after page', 
 
     // The brand sends the collector to sign-out with its brand only.
     const out = await browser.get(`${t.url}/logout/collectorsid?b=psajapan`);
-    const signedOut = await browser.get((await throughIdpLogout(browser, locationOf(out))).href);
+    const signedOut = await browser.get(
+      (await throughIdpLogout(browser, locationOf(out), 'ja-JP')).href,
+    );
     expect(htmlLang(signedOut)).toBe('ja-JP');
     expect(signedOutLanding(signedOut)).toMatchObject({
       locale: 'ja-JP',

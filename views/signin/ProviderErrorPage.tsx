@@ -14,20 +14,20 @@ export interface ProviderErrorPageProps {
 
 /**
  * The embedded IdP's own error page (an authorization request it refuses, an outage of its state
- * store), in the frame of the brand the request named. Its texts are English only: oidc-provider
- * renders it before any locale is known (a known debt, as before).
+ * store), in the frame of the brand the request named and the language of its ui_locales, when the
+ * provider got as far as reading its parameters (issue 14 items 2 and 3).
  */
 export function ProviderErrorPage({ t, frame, code, advice, reference }: ProviderErrorPageProps) {
   return (
     <JourneyFrame frame={frame} t={t}>
-      <h1>Sign-in could not continue</h1>
+      <h1>{t('common.idp.errorTitle')}</h1>
       <p role="alert">
-        Error: <code>{code}</code>
+        {t('common.idp.errorLabel')} <code>{code}</code>
       </p>
       <p>{advice}</p>
       {reference ? (
         <p>
-          Reference: <code>{reference}</code>
+          {t('common.idp.referenceLabel')} <code>{reference}</code>
         </p>
       ) : null}
     </JourneyFrame>

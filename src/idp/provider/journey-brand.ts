@@ -1,4 +1,5 @@
 import { Brand, DEFAULT_BRAND, isBrand } from '../../shared/brand';
+import { DEFAULT_LOCALE, type Locale, normalizeLocale } from '../../shared/locale';
 
 /**
  * The authorization request's parameter that names the brand the collector came from: this
@@ -15,4 +16,21 @@ export const BRAND_PARAM = 'brand';
 export function journeyBrand(params: Readonly<Record<string, unknown>> | undefined): Brand {
   const value = params?.[BRAND_PARAM];
   return typeof value === 'string' && isBrand(value) ? value : DEFAULT_BRAND;
+}
+
+/**
+ * The language of the IdP's own pages (its error page, the logout confirmation): the first supported
+ * tag of the request's `ui_locales` (OIDC Core §3.1.2.1; RP-Initiated Logout 1.0 §2 defines it for
+ * logout too), which this service sends in the collector's language (issue 14 item 2); else en-US.
+ */
+export function journeyLocale(params: Readonly<Record<string, unknown>> | undefined): Locale {
+  const value = params?.ui_locales;
+  if (typeof value !== 'string') return DEFAULT_LOCALE;
+  return (
+    value
+      .split(' ')
+      .slice(0, 8)
+      .map(normalizeLocale)
+      .find((l): l is Locale => l !== undefined) ?? DEFAULT_LOCALE
+  );
 }

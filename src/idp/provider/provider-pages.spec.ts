@@ -40,8 +40,9 @@ describe('providerPages().renderError', () => {
     expect(headers['Cache-Control']).toBe('no-store');
     expect(ctx.body).toContain('<code>invalid_request&lt;script&gt;</code>');
     expect(ctx.body).not.toContain('<script>');
-    expect(ctx.body).toContain('Reference: <code>req-1234abcd</code>');
-    expect(ctx.body).toContain('Go back to the site you came from');
+    // Texts are keys here (identity translator); the words are checked in the journeys.
+    expect(ctx.body).toContain('common.idp.referenceLabel<!-- --> <code>req-1234abcd</code>');
+    expect(ctx.body).toContain('common.idp.adviceRetry');
   });
 
   it('answers 503 and says to retry when its state store is down', async () => {
@@ -49,14 +50,25 @@ describe('providerPages().renderError', () => {
     const outage = new AppError('ServiceUnavailable', 'the embedded IdP state store is down');
     await pages.renderError(as, { error: 'server_error' }, outage);
     expect(ctx.status).toBe(503);
-    expect(ctx.body).toContain('briefly unavailable');
+    expect(ctx.body).toContain('common.idp.adviceOutage');
     expect(ctx.body).not.toContain('state store is down');
   });
 
   it('leaves the reference out when the request has no id', async () => {
     const { ctx, as } = fakeContext();
     await pages.renderError(as, { error: 'server_error' }, new Error('x'));
-    expect(ctx.body).not.toContain('Reference');
+    expect(ctx.body).not.toContain('common.idp.referenceLabel');
+  });
+
+  // Issue 14 item 2: the language of the request's ui_locales, else en-US.
+  it.each([
+    ['fr-CA', 'fr-CA'],
+    ['de-DE ja-JP', 'ja-JP'],
+    ['xx', 'en-US'],
+  ])('ui_locales %s: the page is %s', async (uiLocales, lang) => {
+    const { ctx, as } = fakeContext('req-1', { ui_locales: uiLocales });
+    await pages.renderError(as, { error: 'invalid_request' }, new Error('x'));
+    expect(String(ctx.body)).toContain(`<html lang="${lang}"`);
   });
 
   // Issue 14 item 3: the brand the authorization request named, else collectors.

@@ -5,12 +5,12 @@ import { ProviderErrorPage } from '../../../views/signin/ProviderErrorPage';
 import { AppError } from '../../errors/app-error';
 import { escapeHtml } from '../../render/escape-html';
 import type { PageRenderer } from '../../render/page-renderer';
-import { DEFAULT_LOCALE } from '../../shared/locale';
-import { journeyBrand } from './journey-brand';
+import type { Locale } from '../../shared/locale';
+import { journeyBrand, journeyLocale } from './journey-brand';
 import type { EmbeddedIdpPages } from './embedded-idp';
 
-function page(title: string, body: string, extraHead = ''): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(
+function page(locale: Locale, title: string, body: string, extraHead = ''): string {
+  return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(
     title,
   )}</title><link rel="stylesheet" href="/static/css/signin.css">${extraHead}</head><body><main id="main" class="signin-card">${body}</main></body></html>`;
 }
@@ -25,7 +25,8 @@ function isOutage(error: unknown): boolean {
  * team) and the request's reference (the x-request-id its log lines carry, embedded-idp.ts), but never
  * echo request values or stacks. An outage of the IdP's state store answers 503 and says to retry.
  * The error page shows the brand the authorization request named, when the provider got as far as
- * reading its parameters (issue 14 item 3); the logout pages know no brand and stay plain.
+ * reading its parameters (issue 14 item 3), in the language of its ui_locales (item 2); the logout
+ * pages know no brand and stay plain, in the language of the logout request's ui_locales.
  */
 export function providerPages(
   pages: Pick<PageRenderer, 'frame' | 'framed' | 'translator'>,
@@ -37,17 +38,17 @@ export function providerPages(
       const code = typeof out.error === 'string' ? out.error : 'server_error';
       const outage = isOutage(error);
       if (outage) ctx.status = 503;
-      const advice = outage
-        ? 'The sign-in service is briefly unavailable. Please try again in a moment.'
-        : 'Go back to the site you came from and try again.';
       // ctx.oidc is absent when the request failed before the provider took it up.
       const params = (ctx as Partial<KoaContextWithOIDC>).oidc?.params;
-      const frame = pages.frame(journeyBrand(params), DEFAULT_LOCALE, ctx.path ?? '/');
+      const locale = journeyLocale(params);
+      const t = pages.translator(locale);
+      const advice = t(outage ? 'common.idp.adviceOutage' : 'common.idp.adviceRetry');
+      const frame = pages.frame(journeyBrand(params), locale, ctx.path ?? '/');
       ctx.body = pages.framed(
         frame,
-        'Sign-in error',
+        t('common.idp.errorDocumentTitle'),
         createElement(ProviderErrorPage, {
-          t: pages.translator(DEFAULT_LOCALE),
+          t,
           frame,
           code,
           advice,
@@ -58,6 +59,9 @@ export function providerPages(
     // RP-initiated logout (issue 3): Okta signs out straight away, so the confirmation form is submitted
     // by a nonce'd script; without JavaScript the collector presses the button.
     logoutSource: (ctx: KoaContextWithOIDC, form: string) => {
+      // In the language the sign-out was asked in: this service sends ui_locales (issue 14 item 2).
+      const locale = journeyLocale(ctx.oidc.params);
+      const t = pages.translator(locale);
       const nonce = randomBytes(16).toString('base64');
       ctx.set('Cache-Control', 'no-store');
       ctx.set(
@@ -66,14 +70,20 @@ export function providerPages(
       );
       ctx.type = 'html';
       ctx.body = page(
-        'Signing out',
-        `<h1>Signing you out</h1>${form.replace('</form>', '<input type="hidden" name="logout" value="yes"/></form>')}<div class="actions"><button class="button primary" type="submit" form="op.logoutForm">Sign out</button></div><script nonce="${nonce}">document.getElementById('op.logoutForm').submit()</script>`,
+        locale,
+        t('common.idp.signingOutTitle'),
+        `<h1>${escapeHtml(t('common.idp.signingOutHeading'))}</h1>${form.replace('</form>', '<input type="hidden" name="logout" value="yes"/></form>')}<div class="actions"><button class="button primary" type="submit" form="op.logoutForm">${escapeHtml(t('common.idp.signOutButton'))}</button></div><script nonce="${nonce}">document.getElementById('op.logoutForm').submit()</script>`,
       );
     },
     postLogoutSuccessSource: (ctx) => {
+      const t = pages.translator(journeyLocale(ctx.oidc.params));
       ctx.type = 'html';
       ctx.set('Cache-Control', 'no-store');
-      ctx.body = page('Signed out', '<h1>You are signed out</h1><p>You can close this window.</p>');
+      ctx.body = page(
+        journeyLocale(ctx.oidc.params),
+        t('common.idp.signedOutTitle'),
+        `<h1>${escapeHtml(t('common.idp.signedOutHeading'))}</h1><p>${escapeHtml(t('common.idp.signedOutBody'))}</p>`,
+      );
     },
   };
 }

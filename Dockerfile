@@ -20,7 +20,10 @@ RUN npm run build \
  && npm prune --omit=dev
 
 FROM ${NODE_IMAGE} AS runtime
-ENV NODE_ENV=production \
+# APP_ENV=prod: an image started without configuration refuses to run (every missing variable is
+# named) instead of starting the embedded IdP with the published demo password (issue 15 item 4).
+ENV APP_ENV=prod \
+    NODE_ENV=production \
     MALLOC_ARENA_MAX=2 \
     HOST=0.0.0.0 \
     PORT=3333 \

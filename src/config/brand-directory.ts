@@ -130,6 +130,19 @@ export function buildBrandDirectory(input: BrandDirectoryInput): {
       ...(def.legacySiteId !== undefined ? { legacySiteId: def.legacySiteId } : {}),
       ...(appScheme ? { appScheme } : {}),
     };
+    // Tokens travel to these addresses (§4 step 6): outside local and dev, only over TLS. A derived
+    // token URL shares its base's scheme, so it is reported only when it was set itself.
+    if (!developer) {
+      for (const field of o.tokenURL
+        ? (['baseURL', 'tokenURL'] as const)
+        : (['baseURL'] as const)) {
+        if (config[field].startsWith('http:'))
+          problems.push({
+            key: `BRAND_URLS.${brand}.${field}`,
+            message: `must use https in ${env}`,
+          });
+      }
+    }
     return [brand, config];
   });
   return { directory: Object.fromEntries(entries) as Record<Brand, BrandConfig>, problems };

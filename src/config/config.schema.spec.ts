@@ -1,5 +1,11 @@
 import { productionEnv } from '../../test/support/test-config';
-import { ConfigError, DEVELOPER_SECRETS, RawEnv, parseConfig } from './config.schema';
+import {
+  ConfigError,
+  DEVELOPER_SECRETS,
+  RawEnv,
+  developerBrandClients,
+  parseConfig,
+} from './config.schema';
 
 function problemsOf(env: RawEnv): string[] {
   try {
@@ -160,9 +166,57 @@ describe(parseConfig.name, () => {
       'GRADING_BASE_URL',
     ],
     ['a missing session secret', withRemoved(productionEnv(), 'SESSION_SECRET'), 'SESSION_SECRET'],
+    // Issue 15 item 4: fail closed.
+    ['an unset TRUST_PROXY', withRemoved(productionEnv(), 'TRUST_PROXY'), 'TRUST_PROXY'],
+    [
+      'a published developer brand secret (long enough, but in this repository)',
+      {
+        ...productionEnv(),
+        BRAND_CLIENTS: JSON.stringify({
+          pcgs: developerBrandClients().pcgs,
+        }),
+      },
+      'BRAND_CLIENTS.pcgs.clientSecret',
+    ],
+    [
+      'another brand’s published developer secret',
+      {
+        ...productionEnv(),
+        BRAND_CLIENTS: JSON.stringify({
+          pcgs: { clientId: 'pcgs-prod', clientSecret: developerBrandClients().psa?.clientSecret },
+        }),
+      },
+      'BRAND_CLIENTS.pcgs.clientSecret',
+    ],
+    [
+      'a plain-http brand address',
+      {
+        ...productionEnv(),
+        BRAND_URLS: JSON.stringify({
+          ...JSON.parse(productionEnv().BRAND_URLS ?? '{}'),
+          pcgs: { baseURL: 'http://www.pcgs.com' },
+        }),
+      },
+      'BRAND_URLS.pcgs.baseURL',
+    ],
   ];
   it.each(prodRejected)('prod refuses %s', (_name, env, key) => {
     expect(problemsOf(env)).toEqual([key]);
+  });
+
+  it('prod refuses a plain-http token URL; TRUST_PROXY=0 is a value, not a default', () => {
+    const urls = JSON.parse(productionEnv().BRAND_URLS ?? '{}') as Record<string, object>;
+    expect(
+      problemsOf({
+        ...productionEnv(),
+        BRAND_URLS: JSON.stringify({
+          ...urls,
+          pcgs: { baseURL: 'https://www.pcgs.com', tokenURL: 'http://www.pcgs.com/cb' },
+        }),
+      }),
+    ).toEqual(['BRAND_URLS.pcgs.tokenURL']);
+    expect(parseConfig({ ...productionEnv(), TRUST_PROXY: '0' }).http.trustProxy).toBe(0);
+    expect(parseConfig({ APP_ENV: 'dev' }).http.trustProxy).toBe(0);
   });
 
   it('qa is as strict as prod', () => {

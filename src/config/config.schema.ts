@@ -204,7 +204,10 @@ export function parseConfig(raw: RawEnv): AppConfig {
   const host = read('HOST', z.string().min(1), developer ? '127.0.0.1' : '0.0.0.0');
   const publicUrl =
     required('PUBLIC_URL', secureUrl, `http://localhost:${port}`)?.replace(/\/$/, '') ?? '';
-  const trustProxy = read('TRUST_PROXY', z.coerce.number().int().min(0).max(10), 0);
+  // Behind a balancer an unset TRUST_PROXY makes every collector one address (the balancer's), so one
+  // rate-limit bucket for all: qa and prod must say how many proxies there are, 0 included (issue 15
+  // item 4). Locally nothing sits in front.
+  const trustProxy = required('TRUST_PROXY', z.coerce.number().int().min(0).max(10), 0) ?? 0;
   const dataDir = path.resolve(read('DATA_DIR', z.string().min(1), './data'));
 
   const services = Object.fromEntries(
@@ -299,6 +302,19 @@ export function parseConfig(raw: RawEnv): AppConfig {
         .safeParse(json);
       if (parsed.success) brandClients = parsed.data;
       else problems.push({ key: 'BRAND_CLIENTS', message: describe(parsed.error) });
+      // The developer credentials are in this repository: outside local and dev they open every brand.
+      if (!developer) {
+        const published = new Set(
+          Object.values(developerBrandClients()).map((c) => c?.clientSecret),
+        );
+        for (const [brand, credentials] of Object.entries(brandClients)) {
+          if (published.has(credentials?.clientSecret))
+            problems.push({
+              key: `BRAND_CLIENTS.${brand}.clientSecret`,
+              message: `must not be a published developer secret in ${env}`,
+            });
+        }
+      }
     }
   } else if (embedded) {
     brandClients = developerBrandClients();

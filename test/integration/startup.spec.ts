@@ -1,4 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { freePort } from '../support/free-port';
 import { productionEnv, tempDataDir } from '../support/test-config';
@@ -94,6 +95,24 @@ describe('start-up (npm start)', () => {
     },
     20_000,
   );
+
+  it('the Docker image without configuration refuses to start: no embedded IdP, no demo password (issue 15 item 4)', async () => {
+    // The runtime stage's ENV, as the image sets it; an operator who forgot everything else.
+    const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('AS runtime'));
+    const block = /^ENV ((?:.*\\\n)*.*)$/m.exec(runtime)?.[1] ?? '';
+    const env = Object.fromEntries(
+      [...block.matchAll(/([A-Z_]+)=(\S+)/g)].map((m) => [m[1] ?? '', m[2] ?? '']),
+    );
+    expect(env.APP_ENV).toBe('prod');
+    const port = await freePort();
+    const svc = startService({ ...env, PORT: String(port), DATA_DIR: tempDataDir() });
+    expect(await svc.exit).toBe(1);
+    expect(svc.output()).toContain('Invalid configuration');
+    for (const key of ['PUBLIC_URL', 'SESSION_SECRET', 'IDP_ISSUER', 'TRUST_PROXY'])
+      expect(svc.output()).toContain(`- ${key}: is required in prod`);
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+  }, 20_000);
 
   it('stops in prod when one secret is missing, naming only it', async () => {
     const env = productionEnv();

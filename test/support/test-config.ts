@@ -9,6 +9,7 @@ export function productionEnv(appEnv: 'qa' | 'prod' = 'prod'): Record<string, st
   return {
     APP_ENV: appEnv,
     PUBLIC_URL: 'https://signin.collectors.com',
+    TRUST_PROXY: '1',
     GRADING_BASE_URL: 'https://www.psacard.com',
     GRADING_JAPAN_BASE_URL: 'https://www.psacard.co.jp',
     CID_ROUTER_BASE_URL: 'https://cid.collectors.com',

@@ -1,15 +1,14 @@
 import { Controller, ForbiddenException, Get, Header, Query, Req } from '@nestjs/common';
 import { escapeHtml } from '../../render/escape-html';
 import type { Request } from 'express';
+import { outboxRefusal } from './local-request';
 import { OutboxSender, StoredMessage } from './outbox';
 import { ROUTES } from '../../shared/routes';
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
 /**
  * The built-in outbox, readable by a developer and by tests (issue 3, item 7). Mounted only with the
- * embedded IdP, which only runs in local and dev, and answers only to requests from this machine:
- * these messages hold sign-in codes.
+ * embedded IdP, which only runs in local and dev, and answers only to requests from this machine to
+ * this machine with no proxy in between (local-request.ts): these messages hold sign-in codes.
  */
 @Controller(ROUTES.idpOutbox)
 export class OutboxController {
@@ -46,7 +45,14 @@ export class OutboxController {
   }
 
   private assertLocal(req: Request): void {
-    if (!LOOPBACK.has(req.socket.remoteAddress ?? ''))
-      throw new ForbiddenException('the outbox is only readable from this machine');
+    const refusal = outboxRefusal({
+      ...(req.socket.remoteAddress ? { remoteAddress: req.socket.remoteAddress } : {}),
+      ...(req.headers.host ? { host: req.headers.host } : {}),
+      headers: req.headers,
+    });
+    if (refusal)
+      throw new ForbiddenException(
+        `the outbox is only readable from this machine, directly (refused: ${refusal})`,
+      );
   }
 }

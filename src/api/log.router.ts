@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { randomUUID } from 'node:crypto';
+import { scrubClientPath, scrubClientText } from '../logging/scrub-client-text';
 import { z } from 'zod';
 import type { RateLimit } from '../config/app-config';
 import type { AppLogger } from '../logging/app-logger';
@@ -71,11 +72,18 @@ export function logRouter(deps: LogRouterDeps) {
       )
       .mutation(({ input }) => {
         const correlationId = randomUUID();
+        // ASVS 5.0 16.2.5: the report is the page's text, so secrets are taken out before the log
+        // sees it (issue 15 item 7); how many went is logged, never what they were.
+        const message = scrubClientText(input.message);
+        const path = scrubClientPath(input.path);
         deps.logger.warn(
           {
             correlationId,
-            clientMessage: neutralise(input.message),
-            path: neutralise(input.path.split('?')[0] ?? ''),
+            clientMessage: neutralise(message.text),
+            path: neutralise(path.text),
+            ...(message.removed + path.removed > 0
+              ? { redactions: message.removed + path.removed }
+              : {}),
           },
           'client error',
         );

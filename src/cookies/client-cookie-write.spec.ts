@@ -5,6 +5,8 @@ const HTTPS = { secure: true };
 const LOCALHOST = { secure: false };
 const theme: ClientCookieWrite = { cookieName: 'theme', value: 'dark' };
 const sid: ClientCookieWrite = { cookieName: 'QTM_SID', value: 'abc123' };
+const PATH_MESSAGE =
+  'path: may hold only letters, digits, "/" and -._~!$&\'()*+,=:@% (no quotes, <, >, \\, spaces, controls or ";")';
 
 // Lets a row carry what only a JavaScript caller could send.
 const untyped = (write: Record<string, unknown>) => write as unknown as ClientCookieWrite;
@@ -58,7 +60,16 @@ describe(clientCookieWrite.name, () => {
         'a path that smuggles a Domain',
         { ...sid, path: '/;Domain=evil.example' },
         HTTPS,
-        'path: must be printable ASCII without spaces, controls or ";" (RFC 6265 §4.1.1)',
+        PATH_MESSAGE,
+      ],
+      ['a path with a quote (issue 15 item 8)', { ...sid, path: '/a"b' }, HTTPS, PATH_MESSAGE],
+      ['a path with angle brackets', { ...sid, path: '/<x>' }, HTTPS, PATH_MESSAGE],
+      ['a path with a backslash', { ...sid, path: '/a\\b' }, HTTPS, PATH_MESSAGE],
+      [
+        'SameSite=None without asking for Secure on an https site (never added quietly)',
+        { ...sid, sameSite: 'none' },
+        HTTPS,
+        'sameSite: SameSite=None requires Secure',
       ],
       // Lifetime: Max-Age only (there is no expires to set), whole seconds from 0.
       [

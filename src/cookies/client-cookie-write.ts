@@ -50,7 +50,9 @@ export function clientCookieWrite(
     value: write.value,
     path: write.path ?? policy.path,
     sameSite: write.sameSite ?? policy.sameSite,
-    secure: write.secure ?? policy.secure,
+    // RFC 6265bis §5.6.7: SameSite=None needs Secure. A caller asking for None must ask for Secure
+    // too; the policy's Secure is not added quietly, so validation refuses it (issue 15 item 8).
+    secure: write.secure ?? (write.sameSite === 'none' ? false : policy.secure),
     httpOnly: write.httpOnly ?? policy.httpOnly,
     ...(maxAge !== undefined ? { maxAge } : {}),
   });

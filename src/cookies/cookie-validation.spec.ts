@@ -87,6 +87,11 @@ describe(validateCookieWrite.name, () => {
       ['newline in path', { path: '/a\nb' }, 'path'],
       ['space in path', { path: '/a b' }, 'path'],
       ['non-ASCII path', { path: '/ä' }, 'path'],
+      // Issue 15 item 8: RFC 6265 allows these; a path echoed into headers, logs and pages should not.
+      ['double quote in path', { path: '/a"b' }, 'path'],
+      ['angle brackets in path', { path: '/<script>' }, 'path'],
+      ['backslash in path', { path: '/a\\b' }, 'path'],
+      ['a tab in path', { path: '/a\tb' }, 'path'],
       ['path over 1024 characters', { path: '/' + 'a'.repeat(1024) }, 'path'],
       ['path not a string', { path: wrong(['/']) }, 'path'],
       // Domain: host-only cookies only.
@@ -299,7 +304,11 @@ describe(validateCookieWrite.name, () => {
     const OCTETS = Array.from({ length: 0x7f - 0x21 }, (_, i) =>
       String.fromCharCode(0x21 + i),
     ).filter((c) => isCookieOctets(c));
-    const PATH_CHARS = OCTETS.concat(['"', ',', '\\']);
+    // Issue 15 item 8: the path's conservative set (RFC 3986 path characters, no ";").
+    const PATH_CHARS = [
+      ...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
+      ..."-._~!$&'()*+,=:@%/",
+    ];
 
     const nameArb = fc.string({
       unit: fc.constantFrom(...TOKEN_CHARS),

@@ -67,8 +67,10 @@ const SAME_SITE_ATTRIBUTE: Readonly<Record<SameSite, string>> = {
   none: 'None',
 };
 
-// Printable ASCII except ";" (see the path position above).
-const PATH_CHARACTERS = /^[\x21-\x3A\x3C-\x7E]*$/;
+// A conservative set (issue 15 item 8): RFC 3986 path characters (unreserved, sub-delims except ";",
+// ":", "@", "%" escapes and "/"). Quotes, angle brackets, backslashes, spaces and controls are refused
+// although RFC 6265 §4.1.1 allows some: a path is echoed into headers, logs and pages.
+const PATH_CHARACTERS = /^[A-Za-z0-9\-._~!$&'()*+,=:@%/]*$/;
 
 interface PrefixRule {
   readonly prefix: string;
@@ -205,7 +207,8 @@ function pathErrors(path: unknown): CookieWriteError[] {
     return [
       {
         field: 'path',
-        message: 'must be printable ASCII without spaces, controls or ";" (RFC 6265 §4.1.1)',
+        message:
+          'may hold only letters, digits, "/" and -._~!$&\'()*+,=:@% (no quotes, <, >, \\, spaces, controls or ";")',
       },
     ];
   }

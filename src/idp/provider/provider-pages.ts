@@ -57,8 +57,12 @@ export function providerPages(
       );
     },
     // RP-initiated logout (issue 3): Okta signs out straight away, so the confirmation form is submitted
-    // by a nonce'd script; without JavaScript the collector presses the button.
+    // by a nonce'd script; without JavaScript the collector presses the button. Only a request that
+    // names the session (id_token_hint) or a relying party's registered landing is submitted by
+    // script: anyone else's link (a cross-site logout CSRF) waits for the collector's press
+    // (issue 15 item 10; RP-Initiated Logout 1.0 §2 and §6).
     logoutSource: (ctx: KoaContextWithOIDC, form: string) => {
+      const autoSubmit = mayAutoSubmitLogout(ctx);
       // In the language the sign-out was asked in: this service sends ui_locales (issue 14 item 2).
       const locale = journeyLocale(ctx.oidc.params);
       const t = pages.translator(locale);
@@ -72,7 +76,7 @@ export function providerPages(
       ctx.body = page(
         locale,
         t('common.idp.signingOutTitle'),
-        `<h1>${escapeHtml(t('common.idp.signingOutHeading'))}</h1>${form.replace('</form>', '<input type="hidden" name="logout" value="yes"/></form>')}<div class="actions"><button class="button primary" type="submit" form="op.logoutForm">${escapeHtml(t('common.idp.signOutButton'))}</button></div><script nonce="${nonce}">document.getElementById('op.logoutForm').submit()</script>`,
+        `<h1>${escapeHtml(t('common.idp.signingOutHeading'))}</h1>${form.replace('</form>', '<input type="hidden" name="logout" value="yes"/></form>')}<div class="actions"><button class="button primary" type="submit" form="op.logoutForm">${escapeHtml(t('common.idp.signOutButton'))}</button></div>${autoSubmit ? `<script nonce="${nonce}">document.getElementById('op.logoutForm').submit()</script>` : ''}`,
       );
     },
     postLogoutSuccessSource: (ctx) => {
@@ -86,4 +90,17 @@ export function providerPages(
       );
     },
   };
+}
+
+/**
+ * Whether the logout confirmation may submit itself: the request carried an id_token_hint, or a
+ * post_logout_redirect_uri registered for the client it named (oidc-provider has already checked
+ * both against the client before showing this page).
+ */
+export function mayAutoSubmitLogout(ctx: Pick<KoaContextWithOIDC, 'oidc'>): boolean {
+  const params = ctx.oidc?.params ?? {};
+  if (typeof params.id_token_hint === 'string' && params.id_token_hint.length > 0) return true;
+  const uri = params.post_logout_redirect_uri;
+  const registered = ctx.oidc?.client?.postLogoutRedirectUris ?? [];
+  return typeof uri === 'string' && registered.includes(uri);
 }

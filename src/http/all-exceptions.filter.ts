@@ -18,6 +18,7 @@ import { localeOfRequest } from '../locale/request-locale';
 import { ShellRenderer } from '../render/shell-renderer';
 import { AppError, type ErrorAudience } from '../errors/app-error';
 import type { Locale } from '../shared/locale';
+import { sameOriginPath } from '../shared/routes';
 import { errorSummary } from '../errors/error-summary';
 
 export interface ErrorBody {
@@ -109,10 +110,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
           correlationId: body.correlationId,
           code: body.error,
           message: body.message,
-          // Only ever a path on this site: a request for //evil.com must not become a link there.
+          // Only ever a path on this site: a request for //evil.com must not become a link there
+          // (sameOriginPath, issue 15 item 6).
           retryHref:
-            audience.retry ??
-            (req.method === 'GET' ? req.originalUrl.replace(/^[/\\]+/, '/') : '/'),
+            audience.retry ?? (req.method === 'GET' ? sameOriginPath(req.originalUrl) : '/'),
         },
       });
     } catch (error) {

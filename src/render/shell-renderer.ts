@@ -14,6 +14,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { parseCookieHeader } from '../cookies/cookie-header';
 import { NAMESPACES, type Locale } from '../shared/locale';
 import { localeOfRequest } from '../locale/request-locale';
+import { sameOriginPath } from '../shared/routes';
 import type { AuthUserState } from '../shared/shell-guard';
 import { CLIENT_ASSETS, type ClientAssets } from './client-assets';
 import { pageCsp } from './csp';
@@ -33,6 +34,8 @@ export interface ShellPageOptions {
   /** The page's language when the request does not carry it (an error of a journey); else §5's. */
   readonly locale?: Locale;
   readonly account?: AuthUserState;
+  /** The session's §3 promptMfaSignin (issue 14 item 6), for the browser to store. */
+  readonly promptMfaSignin?: 'false';
   readonly props?: Readonly<Record<string, unknown>>;
   readonly status?: number;
 }
@@ -102,6 +105,7 @@ export class ShellRenderer {
       currentPath: req.originalUrl,
       year: new Date().getUTCFullYear(),
       ...(options.account ? { account: options.account } : {}),
+      ...(options.promptMfaSignin ? { promptMfaSignin: options.promptMfaSignin } : {}),
       messages: this.messages(locale).messages,
       ...(options.props ? { props: options.props } : {}),
     };
@@ -124,7 +128,8 @@ export class ShellRenderer {
       const errorData: ShellData = {
         ...data,
         page: 'error',
-        props: { correlationId, retryHref: req.originalUrl },
+        // A path on this site only, however the request was written (issue 15 item 6).
+        props: { correlationId, retryHref: sameOriginPath(req.originalUrl) },
       };
       html = this.html(errorData, 'errorPage.header', nonce);
       status = 500;

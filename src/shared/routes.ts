@@ -105,3 +105,21 @@ export function localizedPath(
 export function samePath(pathname: string, search: string): ServicePath {
   return `/${pathname.replace(/^[/\\]+/, '')}${search}` as ServicePath;
 }
+
+const PLACEHOLDER_ORIGIN = 'http://placeholder.invalid';
+
+/**
+ * A request's raw target (Express's `originalUrl`) as a Location or link back on this service, e.g.
+ * a 'try again' link (issue 15 item 6). It is parsed as a browser would resolve it (dot segments,
+ * `%2e`, backslashes), then its leading slashes collapse (samePath): `/%2e//evil.com/x` must not come
+ * back as `//evil.com/x`. The fragment, which never reaches a server, is dropped.
+ */
+export function sameOriginPath(requestTarget: string): ServicePath {
+  let url: URL;
+  try {
+    url = new URL(`${PLACEHOLDER_ORIGIN}/${requestTarget.replace(/^[/\\]+/, '')}`);
+  } catch {
+    return '/' as ServicePath;
+  }
+  return samePath(url.pathname, url.search);
+}

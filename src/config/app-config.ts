@@ -27,6 +27,11 @@ export interface IdpConfig {
   readonly clientSecret: string;
   /** Embedded IdP only: access-token lifetime in seconds (Okta's default is one hour). */
   readonly accessTokenTtlSeconds: number;
+  /**
+   * The longest lifetime (exp - iat) an access token may claim (issue 15 item 1, RFC 9068 §4): a
+   * signed token with an absurd exp is refused. Okta's ceiling is one day.
+   */
+  readonly accessTokenMaxLifetimeSeconds: number;
 }
 
 /** Everything the service reads from its environment, parsed and checked once at start (see config.schema.ts). */

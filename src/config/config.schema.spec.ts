@@ -39,6 +39,7 @@ describe(parseConfig.name, () => {
       clientId: 'collectors-signon',
       clientSecret: DEVELOPER_SECRETS.IDP_CLIENT_SECRET,
       accessTokenTtlSeconds: 3600,
+      accessTokenMaxLifetimeSeconds: 86400,
     });
     expect(config.sessionStore).toEqual({
       kind: 'sqlite',

@@ -408,6 +408,23 @@ export function parseConfig(raw: RawEnv): AppConfig {
     });
   }
 
+  const accessTokenTtlSeconds = read(
+    'IDP_ACCESS_TOKEN_TTL_SECONDS',
+    z.coerce.number().int().min(1).max(86_400),
+    3600,
+  );
+  const accessTokenMaxLifetimeSeconds = read(
+    'ACCESS_TOKEN_MAX_LIFETIME_SECONDS',
+    z.coerce.number().int().min(60).max(604_800),
+    86_400,
+  );
+  if (embedded && accessTokenTtlSeconds > accessTokenMaxLifetimeSeconds) {
+    problems.push({
+      key: 'IDP_ACCESS_TOKEN_TTL_SECONDS',
+      message: `must not exceed ACCESS_TOKEN_MAX_LIFETIME_SECONDS (${accessTokenMaxLifetimeSeconds})`,
+    });
+  }
+
   const { directory, problems: brandProblems } = buildBrandDirectory({
     env,
     services,
@@ -432,11 +449,8 @@ export function parseConfig(raw: RawEnv): AppConfig {
       issuer,
       clientId,
       clientSecret,
-      accessTokenTtlSeconds: read(
-        'IDP_ACCESS_TOKEN_TTL_SECONDS',
-        z.coerce.number().int().min(1).max(86_400),
-        3600,
-      ),
+      accessTokenTtlSeconds,
+      accessTokenMaxLifetimeSeconds,
     },
     brands: directory,
     brandClients,

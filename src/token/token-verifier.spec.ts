@@ -12,6 +12,7 @@ describe('TOKEN_PROBLEM_MESSAGES', () => {
   const table: [TokenProblem, string][] = [
     ['missing', 'access token must be specified'],
     ['too-large', 'access token is too large'],
+    ['malformed', 'access token is not a compact JWS'],
     ['expired', 'access token has expired'],
     ['invalid', 'access token is invalid'],
   ];
@@ -38,6 +39,21 @@ describe(TokenVerifier.name, () => {
     ['a repeated t', ['a', 'b'], 'missing'],
     ['a number', 42, 'missing'],
     ['a token over the size limit', 'x'.repeat(MAX_TOKEN_LENGTH + 1), 'too-large'],
+    // Issue 15 item 1: three base64url segments and nothing else, checked before parsing.
+    ['a Bearer prefix', 'Bearer aaa.bbb.ccc', 'malformed'],
+    ['leading whitespace', ' aaa.bbb.ccc', 'malformed'],
+    ['a trailing CR LF', 'aaa.bbb.ccc\r\n', 'malformed'],
+    ['a NUL', 'aaa.bbb.ccc\u0000', 'malformed'],
+    ['two tokens with a comma', 'aaa.bbb.ccc,ddd.eee.fff', 'malformed'],
+    ['an empty signature (alg none)', 'aaa.bbb.', 'malformed'],
+    ['two segments', 'aaa.bbb', 'malformed'],
+    ['four segments', 'aaa.bbb.ccc.ddd', 'malformed'],
+    ['standard base64 characters', 'aa+a.bb/b.cc=c', 'malformed'],
+    [
+      'a size just over the cap that is also malformed',
+      ' '.repeat(MAX_TOKEN_LENGTH + 1),
+      'too-large',
+    ],
   ] as const)('refuses %s as %s', async (_name, token, reason) => {
     await expect(verifier.verify(token)).resolves.toEqual({ ok: false, reason });
   });

@@ -182,7 +182,11 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
   }, 60_000);
 
   /** A logout token as the IdP signs them (its current key, the first it publishes). */
-  async function idpLogoutToken(claims: Record<string, unknown>): Promise<string> {
+  async function idpLogoutToken(
+    claims: Record<string, unknown>,
+    /** null: no typ header at all. */
+    typ: string | null = 'logout+jwt',
+  ): Promise<string> {
     const [jwk] = (await new SigningKeys(t.app.get<SessionStore>(IDP_STATE_STORE)).jwks()).keys;
     const row = { kid: jwk?.kid ?? '' };
     const key = await importJWK(jwk as JWK, 'RS256');
@@ -192,7 +196,7 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
       jti: randomUUID(),
       ...claims,
     })
-      .setProtectedHeader({ alg: 'RS256', kid: row.kid, typ: 'logout+jwt' })
+      .setProtectedHeader({ alg: 'RS256', kid: row.kid, ...(typ ? { typ } : {}) })
       .setIssuer(t.config.idp.issuer)
       .setAudience(t.config.idp.clientId)
       .setIssuedAt(now)
@@ -231,6 +235,24 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
       .expect(400);
     expect(res.body.error_description).toMatch(says);
   });
+
+  // Issue 15 item 1 (Back-Channel Logout 1.0 §2.4, RFC 8725 §3.11): an IdP-signed token of another
+  // type, with every logout claim right, ends no session.
+  it.each(['at+jwt', 'JWT', null])(
+    'refuses an IdP-signed logout token typed %s, and ends nothing',
+    async (typ) => {
+      const victim = await signedIn();
+      const token = await idpLogoutToken({ sub: victim.record.sub }, typ);
+      const res = await request(t.url)
+        .post('/backchannel-logout')
+        .type('form')
+        .send({ logout_token: token })
+        .expect(400);
+      expect(res.body).toMatchObject({ error: 'invalid_request' });
+      expect(await t.app.get(Sessions).get(victim.sessionId)).toBeDefined();
+    },
+    60_000,
+  );
 
   it.each([
     ['no token', {}],

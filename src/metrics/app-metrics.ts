@@ -25,6 +25,7 @@ export const STORE_OPERATIONS = [
   'replace',
   'take',
   'delete',
+  'deleteIfEquals',
   'increment',
   'addMember',
   'removeMember',

@@ -12,6 +12,7 @@ const OPERATIONS: Record<Exclude<keyof SessionStore, 'kind' | 'close'>, true> = 
   replace: true,
   take: true,
   delete: true,
+  deleteIfEquals: true,
   increment: true,
   addMember: true,
   removeMember: true,
@@ -87,6 +88,10 @@ export class InstrumentedSessionStore implements SessionStore {
 
   delete(key: string): Promise<void> {
     return this.timed('delete', performance.now(), this.inner.delete(key));
+  }
+
+  deleteIfEquals(key: string, value: string): Promise<boolean> {
+    return this.timed('deleteIfEquals', performance.now(), this.inner.deleteIfEquals(key, value));
   }
 
   increment(key: string, windowSeconds: number): Promise<number> {

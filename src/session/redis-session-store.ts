@@ -10,6 +10,9 @@ const COMMAND_TIMEOUT_MS = 2000;
 const UNREACHABLE_STATES: ReadonlySet<string> = new Set(['reconnecting', 'close', 'end']);
 
 /** INCR, and start the window on the first increment, atomically. */
+/** Compare-and-delete in one step (a GET then a DEL could delete a lock another instance took). */
+const DELETE_IF_EQUALS_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
+
 const INCREMENT_SCRIPT = `
 local n = redis.call('INCR', KEYS[1])
 if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
@@ -129,6 +132,13 @@ export class RedisSessionStore implements SessionStore {
   async take(key: string): Promise<string | undefined> {
     const k = this.k(key);
     return (await this.call(() => this.client.getdel(k))) ?? undefined;
+  }
+
+  async deleteIfEquals(key: string, value: string): Promise<boolean> {
+    const k = this.k(key);
+    return (
+      Number(await this.call(() => this.client.eval(DELETE_IF_EQUALS_SCRIPT, 1, k, value))) === 1
+    );
   }
 
   async delete(key: string): Promise<void> {

@@ -82,6 +82,25 @@ export function describeSessionStoreContract(
       expect(await store.take(key('missing'))).toBeUndefined();
     });
 
+    it('deleteIfEquals deletes only while the key holds that value (issue 15 item 10)', async () => {
+      const k = key('cad');
+      await store.set(k, 'holder-a', 60);
+      expect(await store.deleteIfEquals(k, 'holder-b')).toBe(false);
+      expect(await store.get(k)).toBe('holder-a');
+      expect(await store.deleteIfEquals(k, 'holder-a')).toBe(true);
+      expect(await store.get(k)).toBeUndefined();
+      expect(await store.deleteIfEquals(k, 'holder-a')).toBe(false);
+    });
+
+    it('deleteIfEquals leaves a lock that expired and was taken by another holder', async () => {
+      const k = key('cad-expired');
+      await store.set(k, 'holder-a', 1);
+      await advance(1.2);
+      expect(await store.setIfAbsent(k, 'holder-b', 60)).toBe(true);
+      expect(await store.deleteIfEquals(k, 'holder-a')).toBe(false);
+      expect(await store.get(k)).toBe('holder-b');
+    });
+
     it('take does not return an expired value', async () => {
       const k = key('take-expired');
       await store.set(k, 'code', 1);

@@ -18,6 +18,12 @@ export interface SessionStore {
   /** Reads and deletes in one atomic step, so a one-time value can be taken exactly once. */
   take(key: string): Promise<string | undefined>;
   delete(key: string): Promise<void>;
+  /**
+   * Deletes only while the key still holds `value` (compare-and-delete, atomic): a lock is released
+   * only by the holder that wrote its value, never by one whose lock expired and was taken over
+   * (issue 15 item 10). True when this call deleted it.
+   */
+  deleteIfEquals(key: string, value: string): Promise<boolean>;
   /** Adds one to a counter whose window starts at its first increment; returns the new count. */
   increment(key: string, windowSeconds: number): Promise<number>;
   /**

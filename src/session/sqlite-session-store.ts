@@ -98,6 +98,9 @@ export class SqliteSessionStore implements SessionStore {
         'SELECT value, expires_at FROM kv WHERE key = ? AND expires_at > ?',
       ),
       delete: this.db.prepare<[string]>('DELETE FROM kv WHERE key = ?'),
+      deleteIfEquals: this.db.prepare<[string, string, number]>(
+        'DELETE FROM kv WHERE key = ? AND value = ? AND expires_at > ?',
+      ),
       replace: this.db.prepare<[string, number, string, number]>(
         'UPDATE kv SET value = ?, expires_at = ? WHERE key = ? AND expires_at > ?',
       ),
@@ -193,6 +196,15 @@ export class SqliteSessionStore implements SessionStore {
         return row?.value;
       }),
     );
+  }
+
+  deleteIfEquals(key: string, value: string): Promise<boolean> {
+    return this.run(() => {
+      assertValidKey(key);
+      const deleted = this.statements.deleteIfEquals.run(key, value, this.now()).changes > 0;
+      if (deleted) this.cache.delete(key);
+      return deleted;
+    });
   }
 
   delete(key: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppLogger } from '../logging/app-logger';
 import { IdpError, OidcClient } from '../oidc/oidc-client';
@@ -12,6 +13,11 @@ const WAIT_STEP_MS = 50;
 
 export function isFresh(tokens: TokenSet, nowSeconds = Date.now() / 1000): boolean {
   return tokens.expiresAt - REFRESH_MARGIN_SECONDS > nowSeconds;
+}
+
+/** §4 Token handling: "its expiry has passed". */
+function hasExpired(tokens: TokenSet, nowSeconds = Date.now() / 1000): boolean {
+  return tokens.expiresAt <= nowSeconds;
 }
 
 /**
@@ -40,6 +46,10 @@ export class TokenRefresher {
   /** The session with usable tokens, refreshing them if needed; undefined when signed out. */
   async ensureFresh(sessionId: string, record: SessionRecord): Promise<SessionRecord | undefined> {
     if (isFresh(record.tokens)) return record;
+    // With no refresh token nothing can replace the access token, so the margin buys nothing: the
+    // session lasts until the token itself expires (issue 14 item 7: a sign-in from a handed-over
+    // `t` lasts that token's lifetime), and only then ends below.
+    if (!record.tokens.refreshToken && !hasExpired(record.tokens)) return record;
     const existing = this.inFlight.get(sessionId);
     if (existing) return existing;
     const work = this.refreshOnce(sessionId, record).finally(() => this.inFlight.delete(sessionId));
@@ -53,7 +63,11 @@ export class TokenRefresher {
     mayWaitAgain = true,
   ): Promise<SessionRecord | undefined> {
     const lockKey = `refresh-lock:${this.sessions.key(sessionId)}`;
-    if (!(await this.store.setIfAbsent(lockKey, '1', LOCK_TTL_SECONDS)))
+    // The lock holds a value of this attempt's own, so only this attempt releases it: one that ran
+    // past LOCK_TTL_SECONDS must not delete the lock another instance has taken since (issue 15
+    // item 10, compare-and-delete).
+    const holder = randomBytes(16).toString('base64url');
+    if (!(await this.store.setIfAbsent(lockKey, holder, LOCK_TTL_SECONDS)))
       return this.waitForOtherInstance(sessionId, record, lockKey, mayWaitAgain);
     try {
       // Another instance may have refreshed between our read and the lock.
@@ -88,7 +102,7 @@ export class TokenRefresher {
         throw error;
       }
     } finally {
-      await this.store.delete(lockKey);
+      await this.store.deleteIfEquals(lockKey, holder);
     }
   }
 

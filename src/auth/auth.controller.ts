@@ -22,6 +22,8 @@ import { redactCallerUrl } from '../logging/redaction';
 import type { RedirectOutcome } from '../http/outcome';
 import { ROUTES } from '../shared/routes';
 import { ShellRenderer } from '../render/shell-renderer';
+import { PageRenderer } from '../render/page-renderer';
+import { NO_STORE_HEADERS } from '../render/render-page';
 import type { SignedOutProps } from '../../views/pages/SignedOutPage';
 import { BrandTokenService } from './brand-token.service';
 import { HandoffExchange } from './handoff-exchange';
@@ -34,6 +36,7 @@ import {
   parseLogoutQuery,
 } from './route-queries';
 import { SigninService } from './signin.service';
+import { PendingStepPage, pendingStepContent } from './pending-step-page';
 import { SignoutService } from './signout.service';
 
 type RawQuery = Record<string, unknown>;
@@ -51,6 +54,7 @@ export class AuthController {
     private readonly handoff: HandoffExchange,
     private readonly cookies: ResponseCookies,
     private readonly shell: ShellRenderer,
+    private readonly pages: PageRenderer,
     @Inject(REDIRECT_POLICY) private readonly policy: RedirectPolicy,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logger: AppLogger,
@@ -83,14 +87,30 @@ export class AuthController {
       );
     }
     const { sessionId, sessionBinding } = this.cookies.read(req);
-    this.send(
-      res,
-      await this.signin.start({
-        journey: parsed.journey,
-        ...(sessionId ? { sessionId } : {}),
-        ...(sessionBinding ? { binding: sessionBinding } : {}),
-      }),
+    const outcome = await this.signin.start({
+      journey: parsed.journey,
+      ...(sessionId ? { sessionId } : {}),
+      ...(sessionBinding ? { binding: sessionBinding } : {}),
+    });
+    if ('redirect' in outcome) this.send(res, outcome);
+    else this.pendingStep(res, outcome);
+  }
+
+  /** Issue 14 item 10: the step is still pending after a trip to the IdP for it; no second trip. */
+  private pendingStep(res: Response, page: PendingStepPage): void {
+    this.logger.warn(
+      { event: 'pending-step-unresolved', brand: page.brand, step: page.step },
+      'a pending step is still pending after the IdP was asked for it: showing the page',
     );
+    const html = this.pages.message(
+      page.locale,
+      page.brand,
+      pendingStepContent(page, this.pages.translator(page.locale)),
+    );
+    res
+      .status(200)
+      .set({ ...NO_STORE_HEADERS, 'Content-Type': 'text/html; charset=utf-8' })
+      .send(html);
   }
 
   @Get(ROUTES.loginLanding)

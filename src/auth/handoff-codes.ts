@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Brand } from '../shared/brand';
 import { OneTimeStore } from '../session/one-time-store';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { TokenVault } from '../session/token-vault';
 import type { TokenSet } from '../oidc/oidc-client';
 
 /** Issue 4: a handoff code lives 60 seconds and is used once. */
@@ -22,8 +23,9 @@ export interface Handoff {
 export class HandoffCodes {
   private readonly codes: OneTimeStore<Handoff>;
 
-  constructor(@Inject(SESSION_STORE) store: SessionStore) {
-    this.codes = new OneTimeStore<Handoff>(store, 'handoff', HANDOFF_TTL_SECONDS);
+  constructor(@Inject(SESSION_STORE) store: SessionStore, vault: TokenVault) {
+    // The tokens wait here up to a minute: sealed like a session's (issue 15 item 9).
+    this.codes = new OneTimeStore<Handoff>(store, 'handoff', HANDOFF_TTL_SECONDS, vault);
   }
 
   issue(handoff: Handoff): Promise<string> {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Brand } from '../shared/brand';
+import type { PendingStep } from '../shared/pending-step';
 import { bindingHashOf, matchesBinding } from '../session/browser-binding';
 import { OneTimeStore, randomKey } from '../session/one-time-store';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
@@ -23,8 +24,11 @@ export interface PendingLogin {
   readonly nonce?: string;
   /** For the brand code redirect: whose client asked. */
   readonly brandClient?: Brand;
-  /** Sent to the IdP because the signed-in collector had steps pending (§2 shell rule). */
-  readonly offerSteps?: boolean;
+  /**
+   * Sent to the IdP for a pending step (src/shared/pending-step.ts, issue 14 items 5 and 10): the
+   * landing's session remembers a §2 one, so that the next /signin does not ask again for it.
+   */
+  readonly pendingStep?: PendingStep;
   readonly bindingHash: string;
   readonly createdAt: number;
 }

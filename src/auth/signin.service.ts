@@ -6,21 +6,23 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { CookieChange, HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
 import { AuthEvents } from '../logging/auth-events';
-import { OidcClient, TokenResult, TokenSet } from '../oidc/oidc-client';
+import { OidcClient, TokenResult } from '../oidc/oidc-client';
 import { AccountProfiles } from '../session/account-profiles';
-import { accountStatus } from '../session/account-status';
+import { pendingStepOf } from '../session/account-status';
 import { bindingHashOf } from '../session/browser-binding';
+import { SessionEnding } from '../session/session-ending';
 import { LiveSessions } from '../session/live-sessions';
 import { randomKey } from '../session/one-time-store';
 import { SessionRecord, Sessions } from '../session/sessions';
 import { DEFAULT_LOCALE } from '../shared/locale';
 import { ROUTES, servicePath } from '../shared/routes';
-import { shellGuard } from '../shared/shell-guard';
+import { PENDING_STEP_PARAM, PendingStep, isShellPendingStep } from '../shared/pending-step';
 import { decideAfterLogin } from './after-login';
 import { brandRedirectUrl } from './brand-handoff';
 import { HandoffCodes } from './handoff-codes';
 import type { JourneyContext } from './journey';
 import { BINDING_COOKIE, LoginStates } from './login-state';
+import { PendingStepPage, pendingStepPage } from './pending-step-page';
 
 /** What a sign-in started with: the journey and the session the browser already holds, if any. */
 export interface SigninStart {
@@ -66,22 +68,34 @@ export class SigninService {
     private readonly loginStates: LoginStates,
     private readonly sessions: Sessions,
     private readonly liveSessions: LiveSessions,
+    private readonly ending: SessionEnding,
     private readonly handoffs: HandoffCodes,
     private readonly profiles: AccountProfiles,
     private readonly events: AuthEvents,
   ) {}
 
-  /** /signin: a live session goes straight to the after-login step; otherwise to the IdP. */
-  async start({ journey, sessionId, binding }: SigninStart): Promise<RedirectOutcome> {
+  /**
+   * /signin: a live session goes straight to the after-login step; otherwise to the IdP.
+   *
+   * §2: the shell sends a collector here while a step is pending (migration, second-factor set-up
+   * unless the session holds promptMfaSignin=false, survey); those steps are the IdP's, so the
+   * sign-in goes through it once more, for that step and without prompt=login: the IdP knows the
+   * collector and shows the step directly (issue 14 item 5). If this session's sign-in already went
+   * to the IdP for the same step and it is still pending, a second trip would end the same way: the
+   * pending-step page says what is pending and what to do instead (issue 14 item 10).
+   */
+  async start({
+    journey,
+    sessionId,
+    binding,
+  }: SigninStart): Promise<RedirectOutcome | PendingStepPage> {
     const record = await this.liveSessions.read(sessionId, binding);
     if (record && sessionId && binding) {
-      // §2: the shell sends a collector here while a step is pending (migration, second-factor
-      // set-up, survey); those steps are the IdP's, so this sign-in goes through it once more. The
-      // promptMfaSignin flag is the browser's to apply (its shell only comes here when it allows the
-      // prompt), so it is not consulted here: whoever arrives with a step pending is offered it.
-      const pending = shellGuard(accountStatus(record), { brand: journey.brand });
-      if (pending !== undefined && pending !== 'not-signed-in') {
-        return this.toIdp(journey, 'login', true);
+      const pending = pendingStepOf(record, journey.brand);
+      if (pending !== undefined) {
+        return record.askedIdpFor === pending
+          ? pendingStepPage(pending, journey)
+          : this.toIdp(journey, pending);
       }
       this.events.signin(journey.brand, subjectOf(record), 'session');
       return this.afterLogin(journey, { record: reusable(record), binding, newBinding: false });
@@ -89,11 +103,14 @@ export class SigninService {
     return this.toIdp(journey);
   }
 
-  /** Code flow with PKCE S256, state and nonce (§4, DESIGN.md flow 1). */
+  /**
+   * Code flow with PKCE S256, state and nonce (§4, DESIGN.md flow 1). A trip for a pending step names
+   * it in `pending_step` (src/shared/pending-step.ts) and never asks for prompt=login: a collector the
+   * IdP knows is not asked for their password again (issue 14 item 5).
+   */
   private async toIdp(
     journey: JourneyContext,
-    prompt?: 'login',
-    offerSteps = false,
+    pendingStep?: PendingStep,
   ): Promise<RedirectOutcome> {
     // code_verifier and nonce MUST be fresh for every redirect (openid-client, RFC 9700 §2.1.1).
     const verifier = client.randomPKCECodeVerifier();
@@ -103,7 +120,7 @@ export class SigninService {
       journey,
       verifier,
       nonce,
-      ...(offerSteps ? { offerSteps } : {}),
+      ...(pendingStep ? { pendingStep } : {}),
     });
     const url = await this.oidc.authorizationUrl({
       redirectUri: `${this.config.http.publicUrl}${ROUTES.loginLanding}`,
@@ -112,8 +129,10 @@ export class SigninService {
       codeChallenge: await client.calculatePKCECodeChallenge(verifier),
       uiLocales: journey.locale,
       // §2: the IdP's steps show the brand the collector came from (the embedded IdP reads it).
-      extra: { brand: journey.brand },
-      ...(prompt ? { prompt } : {}),
+      extra: {
+        brand: journey.brand,
+        ...(pendingStep ? { [PENDING_STEP_PARAM]: pendingStep } : {}),
+      },
     });
     return redirectTo(url, { cookies: [{ set: BINDING_COOKIE, value: binding }] });
   }
@@ -154,12 +173,18 @@ export class SigninService {
         audience,
       });
     }
-    // A new authentication: the browser's old session ends (ASVS 5.0 7.2.4), and it gets a new
-    // binding and a new family for the sessions this sign-in makes.
-    await this.sessions.delete(landing.sessionId);
+    // A new authentication: the browser's old session ends (ASVS 5.0 7.2.4), its refresh token
+    // revoked (issue 15 item 9), and it gets a new binding and a new family for this sign-in.
+    const previous = await this.ending.endById(landing.sessionId, 'signed-in-again');
+    const fresh = sessionFrom(pending.journey, tokens, landing.userAgent);
     const record = {
-      ...sessionFrom(pending.journey, tokens, landing.userAgent),
-      ...(pending.offerSteps ? { stepsOffered: true } : {}),
+      ...fresh,
+      // §3 keeps promptMfaSignin in the browser until sign-out, so a sign-in of the same collector
+      // in the same browser (a trip for a pending step) keeps the session's too (issue 14 item 6).
+      ...(previous?.promptMfaSignin === false && previous.sub === fresh.sub
+        ? { promptMfaSignin: false as const }
+        : {}),
+      ...(isShellPendingStep(pending.pendingStep) ? { askedIdpFor: pending.pendingStep } : {}),
       family: randomKey(),
     };
     this.events.signin(pending.journey.brand, subjectOf(record), 'idp');
@@ -193,8 +218,12 @@ export class SigninService {
     const tokens = current.record.tokens;
     switch (decision.kind) {
       case 'signin':
-        // Back through the IdP's steps, then on: postWelcome stops the loop (§4 step 3).
-        return this.toIdp({ ...journey, returnToSignIn: false, postWelcome: true }, 'login');
+        // Back through the IdP's steps, for the welcome or whatever it has pending, without a second
+        // password (issue 14 item 5); then on: postWelcome stops the loop (§4 step 3).
+        return this.toIdp(
+          { ...journey, returnToSignIn: false, postWelcome: true },
+          decision.reason,
+        );
       case 'auction':
         return redirectTo(decision.url, { headers: HANDOFF_HEADERS });
       case 'unauthorized':
@@ -225,7 +254,7 @@ export class SigninService {
           {
             cookies: decision.clearTokenCookies
               ? [{ clearTokens: true }]
-              : sessionCookies(tokens, sessionId, current),
+              : sessionCookies(sessionId, current),
             headers: HANDOFF_HEADERS,
           },
         );
@@ -233,7 +262,7 @@ export class SigninService {
       case 'return': {
         const sessionId = await this.newSession(journey, current);
         return redirectTo(decision.url, {
-          cookies: sessionCookies(tokens, sessionId, current),
+          cookies: sessionCookies(sessionId, current),
           headers: HANDOFF_HEADERS,
         });
       }
@@ -256,17 +285,12 @@ export class SigninService {
 }
 
 /**
- * §9 token cookies and the sessionId cookie (§4 step 5), holding the current tokens, and the browser
- * binding when this request made it.
+ * The sessionId cookie (§4 step 5) and the browser binding when this request made it. No token
+ * cookies (issue 14 item 7): the tokens stay in the session store, where a refresh replaces them;
+ * COOKIE_POLICIES in src/cookies/cookie-policy.ts says why.
  */
-function sessionCookies(
-  tokens: TokenSet,
-  sessionId: string | undefined,
-  current: Current,
-): CookieChange[] {
+function sessionCookies(sessionId: string | undefined, current: Current): CookieChange[] {
   return [
-    { set: 'accessToken', value: tokens.accessToken },
-    ...(tokens.refreshToken ? [{ set: 'refreshToken', value: tokens.refreshToken } as const] : []),
     ...(sessionId ? [{ set: 'sessionId', value: sessionId } as const] : []),
     ...(sessionId && current.newBinding
       ? [{ set: 'sessionBinding', value: current.binding } as const]
@@ -302,6 +326,8 @@ export function sessionFrom(
       expiresAt: tokens.expiresAt,
     },
     ...(device ? { userAgent: device } : {}),
+    // §3 promptMfaSignin: the collector chose "Not now" on the IdP's PromptSetupMfa (issue 14 item 6).
+    ...(tokens.claims.promptMfaSignin === false ? { promptMfaSignin: false as const } : {}),
     // The IdP's session, named in its back-channel logout tokens (OIDC Back-Channel Logout §2.4).
     ...(typeof tokens.claims.sid === 'string' && tokens.claims.sid.length <= 256
       ? { idpSid: tokens.claims.sid }

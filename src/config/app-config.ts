@@ -70,6 +70,13 @@ export interface AppConfig {
   readonly sessionStore: SessionStoreConfig;
   /** Key for HMAC of session ids at rest, so that a copy of the store yields no usable `si`. */
   readonly sessionSecret: string;
+  /**
+   * TOKEN_ENCRYPTION_KEYS: the ring that seals tokens at rest (AES-256-GCM, issue 15 item 9); the
+   * first key seals, all open.
+   */
+  readonly tokenKeys: readonly { readonly id: string; readonly key: Buffer }[];
+  /** ASVS 5.0 7.3.1 and 7.3.2: a session ends after this long unused, and this long after sign-in. */
+  readonly sessionLifetime: { readonly idleSeconds: number; readonly absoluteSeconds: number };
   readonly idp: IdpConfig;
   readonly brands: BrandDirectory;
   /**

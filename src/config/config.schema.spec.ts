@@ -2,6 +2,7 @@ import { productionEnv } from '../../test/support/test-config';
 import {
   ConfigError,
   DEVELOPER_SECRETS,
+  DEVELOPER_TOKEN_KEY,
   RawEnv,
   developerBrandClients,
   parseConfig,
@@ -169,6 +170,41 @@ describe(parseConfig.name, () => {
     ['a missing session secret', withRemoved(productionEnv(), 'SESSION_SECRET'), 'SESSION_SECRET'],
     // Issue 15 item 4: fail closed.
     ['an unset TRUST_PROXY', withRemoved(productionEnv(), 'TRUST_PROXY'), 'TRUST_PROXY'],
+    // Issue 15 item 9: tokens at rest are sealed with the operator's own keys.
+    [
+      'no token encryption keys',
+      withRemoved(productionEnv(), 'TOKEN_ENCRYPTION_KEYS'),
+      'TOKEN_ENCRYPTION_KEYS',
+    ],
+    [
+      'the published developer token key',
+      { ...productionEnv(), TOKEN_ENCRYPTION_KEYS: DEVELOPER_TOKEN_KEY },
+      'TOKEN_ENCRYPTION_KEYS',
+    ],
+    [
+      'a token key of the wrong size',
+      { ...productionEnv(), TOKEN_ENCRYPTION_KEYS: `k1:${Buffer.alloc(16).toString('base64')}` },
+      'TOKEN_ENCRYPTION_KEYS',
+    ],
+    [
+      'a token key id named twice',
+      {
+        ...productionEnv(),
+        TOKEN_ENCRYPTION_KEYS: ['k1', 'k1']
+          .map((id, i) => `${id}:${Buffer.alloc(32, i + 1).toString('base64')}`)
+          .join(','),
+      },
+      'TOKEN_ENCRYPTION_KEYS',
+    ],
+    [
+      'an idle timeout longer than the lifetime',
+      {
+        ...productionEnv(),
+        SESSION_IDLE_TIMEOUT_SECONDS: '7200',
+        SESSION_MAX_LIFETIME_SECONDS: '3600',
+      },
+      'SESSION_IDLE_TIMEOUT_SECONDS',
+    ],
     [
       'a published developer brand secret (long enough, but in this repository)',
       {
@@ -218,6 +254,16 @@ describe(parseConfig.name, () => {
     ).toEqual(['BRAND_URLS.pcgs.tokenURL']);
     expect(parseConfig({ ...productionEnv(), TRUST_PROXY: '0' }).http.trustProxy).toBe(0);
     expect(parseConfig({ APP_ENV: 'dev' }).http.trustProxy).toBe(0);
+  });
+
+  it('reads a rotated key ring (the first seals) and the session lifetimes, with their defaults', () => {
+    const ring = ['new', 'old']
+      .map((id, i) => `${id}:${Buffer.alloc(32, i + 1).toString('base64')}`)
+      .join(',');
+    const config = parseConfig({ ...productionEnv(), TOKEN_ENCRYPTION_KEYS: ring });
+    expect(config.tokenKeys.map((k) => k.id)).toEqual(['new', 'old']);
+    expect(config.sessionLifetime).toEqual({ idleSeconds: 2_592_000, absoluteSeconds: 31_536_000 });
+    expect(parseConfig({}).tokenKeys.map((k) => k.id)).toEqual(['dev']);
   });
 
   it('qa is as strict as prod', () => {

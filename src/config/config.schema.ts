@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { BRANDS, Brand, REDIRECT_BRANDS } from '../shared/brand';
@@ -37,6 +38,33 @@ export const DEVELOPER_SECRETS = {
 } as const;
 
 export const EMBEDDED_CLIENT_ID = 'collectors-signon';
+
+/** Local and dev only: the published token key (refused in qa and prod, like the secrets above). */
+export const DEVELOPER_TOKEN_KEY = `dev:${createHash('sha256')
+  .update('local-dev-token-key-not-for-real-use')
+  .digest('base64')}`;
+
+/** TOKEN_ENCRYPTION_KEYS: `id:base64,id:base64`, each key 32 bytes; the first seals. */
+const tokenKeyRing = z.string().transform((value, ctx) => {
+  const ring: { id: string; key: Buffer }[] = [];
+  for (const entry of value.split(',')) {
+    const [id = '', encoded = '', extra] = entry.trim().split(':');
+    const key = Buffer.from(encoded, 'base64');
+    if (extra !== undefined || !/^[A-Za-z0-9_-]{1,32}$/.test(id) || key.length !== 32) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be a comma-separated list of id:base64 keys of 32 bytes',
+      });
+      return z.NEVER;
+    }
+    if (ring.some((k) => k.id === id)) {
+      ctx.addIssue({ code: 'custom', message: `names key ${id} twice` });
+      return z.NEVER;
+    }
+    ring.push({ id, key });
+  }
+  return ring;
+});
 const MIN_SECRET_LENGTH = 32;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -248,6 +276,32 @@ export function parseConfig(raw: RawEnv): AppConfig {
     return value;
   };
   const sessionSecret = secret('SESSION_SECRET');
+  const tokenKeys =
+    required('TOKEN_ENCRYPTION_KEYS', tokenKeyRing, tokenKeyRing.parse(DEVELOPER_TOKEN_KEY)) ?? [];
+  if (!developer && raw.TOKEN_ENCRYPTION_KEYS?.includes(DEVELOPER_TOKEN_KEY.slice(4))) {
+    problems.push({
+      key: 'TOKEN_ENCRYPTION_KEYS',
+      message: `must not hold the published developer key in ${env}`,
+    });
+  }
+  const sessionLifetime = {
+    idleSeconds: read(
+      'SESSION_IDLE_TIMEOUT_SECONDS',
+      z.coerce.number().int().min(1).max(31_536_000),
+      2_592_000,
+    ),
+    absoluteSeconds: read(
+      'SESSION_MAX_LIFETIME_SECONDS',
+      z.coerce.number().int().min(1).max(31_536_000),
+      31_536_000,
+    ),
+  };
+  if (sessionLifetime.idleSeconds > sessionLifetime.absoluteSeconds) {
+    problems.push({
+      key: 'SESSION_IDLE_TIMEOUT_SECONDS',
+      message: `must not exceed SESSION_MAX_LIFETIME_SECONDS (${sessionLifetime.absoluteSeconds})`,
+    });
+  }
 
   const idpMode: IdpMode = read(
     'IDP_MODE',
@@ -444,6 +498,8 @@ export function parseConfig(raw: RawEnv): AppConfig {
     dataDir,
     sessionStore,
     sessionSecret,
+    tokenKeys,
+    sessionLifetime,
     idp: {
       mode: idpMode,
       issuer,

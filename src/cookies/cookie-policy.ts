@@ -97,8 +97,25 @@ const ANALYTICS = {
   valuePattern: ANALYTICS_ID,
 } as const;
 
+/**
+ * The token cookies (accessToken, refreshToken) are never written, only cleared (issue 14 item 7:
+ * they are "either the current tokens ... or not written at all"; this service chose not at all):
+ * - Nothing reads them. They are HttpOnly, so the page's scripts cannot, and host-only, so no brand
+ *   site receives them; the server reads tokens from the session store, whose access token is the
+ *   current one after every refresh. The brands get their tokens in the redirect (§4 After login
+ *   step 6) or by a handoff code.
+ * - A copy in the browser is a bearer credential sent with every request to this origin for 100 days
+ *   (§9), the refresh token included: draft-ietf-oauth-browser-based-apps §6.1 (backend for
+ *   frontend) keeps tokens on the server and gives the browser only a session cookie.
+ * - Keeping copies current would need every reader of a session (the shell pages, /signin, the
+ *   account API) to rewrite them after a refresh, and a copy that missed one is a stale, rotated
+ *   refresh token: the very bug the issue reports.
+ * So sign-out and the mobile after-login (§4 Sign-out step 2, After login step 7) still clear them,
+ * and LegacyCookieMiddleware clears any an earlier version left. Their policy stays for those
+ * clearings, which must name the attributes the cookies were written with.
+ */
 export const COOKIE_POLICIES: Readonly<Record<CookieName, CookiePolicy>> = {
-  // §9 token cookies; §4 App start: "path /, SameSite lax, secure except on localhost".
+  // §9 token cookies; §4 App start: "path /, SameSite lax, secure except on localhost". Only cleared.
   accessToken: { ...CREDENTIAL, maxAge: TOKEN_COOKIE_MAX_AGE },
   refreshToken: { ...CREDENTIAL, maxAge: TOKEN_COOKIE_MAX_AGE },
   // §9 session cookie; §4 After login step 5 stores the fresh session id here.

@@ -2,5 +2,4 @@
 export * from './cookie-policy';
 export * from './cookie-validation';
 export * from './cookie-header';
-export * from './legacy-token-cookie';
 export { isCookieNameToken, isCookieOctets, isCookieValue } from './cookie-grammar';

@@ -19,6 +19,7 @@ import { OutboxController } from './outbox/outbox.controller';
 import { EmbeddedIdp } from './provider/embedded-idp';
 import { IDP_STATE_STORE, createIdpStateStore } from './provider/idp-state-store';
 import { providerPages } from './provider/provider-pages';
+import { PutOffSteps } from './provider/put-off-steps';
 import { PageRenderer } from '../render/page-renderer';
 
 export const IDP_DATABASE = Symbol('IDP_DATABASE');
@@ -95,6 +96,11 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
           provide: FlowRecords,
           inject: [IDP_STATE_STORE],
           useFactory: (store: SessionStore) => new FlowRecords(store),
+        },
+        {
+          provide: PutOffSteps,
+          inject: [IDP_STATE_STORE],
+          useFactory: (store: SessionStore) => new PutOffSteps(store),
         },
         {
           provide: SigninSteps,

@@ -19,10 +19,14 @@ export class AuthEvents {
     this.logger.setContext('AuthEvents');
   }
 
+  /**
+   * `how`: at the IdP, by reusing a live session, through a brand's own client (brand code redirect),
+   * or from a valid `t` handed over on a page (issue 14 item 7).
+   */
   signin(
     brand: Brand,
     subject: { sub?: string; collectorsId?: number },
-    how: 'idp' | 'session' | 'brand-code',
+    how: 'idp' | 'session' | 'brand-code' | 'token',
   ): void {
     this.logger.info(
       { event: 'signin', brand, sourceSite: BRAND_DEFINITIONS[brand].sourceSite, how, ...subject },

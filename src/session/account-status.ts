@@ -1,6 +1,8 @@
 import { decodeJwt } from 'jose';
 import type { SessionRecord } from './sessions';
-import { AuthUserState, SIGNED_OUT } from '../shared/shell-guard';
+import { AuthUserState, SIGNED_OUT, shellGuard } from '../shared/shell-guard';
+import type { Brand } from '../shared/brand';
+import type { ShellPendingStep } from '../shared/pending-step';
 
 /**
  * §3 Auth user state from a live session: the flags come from the ID token's `customer` claims. The
@@ -18,14 +20,37 @@ export function accountStatus(record: SessionRecord | undefined): AuthUserState 
   const collectorsId =
     record.collectorsId ??
     (typeof claims.CollectorsId === 'number' ? claims.CollectorsId : undefined);
-  // Steps the IdP has just offered in this session's sign-in and the collector put off are not
-  // pending again for this session (otherwise §2's redirect to /signin would loop back here).
-  const offered = record.stepsOffered === true;
+  // The flags as the IdP states them. What the collector put off is the IdP's to say (a skipped
+  // survey is no longer to be shown; "Not now" is promptMfaSignin, applied by the §2 rule), so no step
+  // is hidden here: a step still pending after a trip to the IdP is shown as pending (issue 14 item 10).
   return {
     isSignedIn: true,
     isMigrating: claims.isMigrating === true,
-    setupMfa: claims.setupMfa === true && !offered,
-    showSurvey: claims.showSurvey === true && !offered,
+    setupMfa: claims.setupMfa === true,
+    showSurvey: claims.showSurvey === true,
     ...(collectorsId !== undefined ? { collectorsId } : {}),
   };
+}
+
+/**
+ * §3 promptMfaSignin as the §2 rule takes it: 'false' when the session holds the collector's "Not
+ * now" (issue 14 item 6), else unset (the set-up is prompted).
+ */
+export function promptMfaSigninOf(record: SessionRecord | undefined): 'false' | undefined {
+  return record?.promptMfaSignin === false ? 'false' : undefined;
+}
+
+/**
+ * The §2 step this session's collector is sent to /signin for, if any: the shell rule with the
+ * session's promptMfaSignin, for the brand the visit came from.
+ */
+export function pendingStepOf(
+  record: SessionRecord,
+  brand: Brand | undefined,
+): ShellPendingStep | undefined {
+  const reason = shellGuard(accountStatus(record), {
+    ...(brand ? { brand } : {}),
+    ...(promptMfaSigninOf(record) ? { promptMfaSignin: 'false' } : {}),
+  });
+  return reason === 'not-signed-in' ? undefined : reason;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { matchesBinding } from './browser-binding';
 import { SessionRecord, Sessions } from './sessions';
+import { SessionEnding } from './session-ending';
 import { TokenRefresher } from './token-refresh';
 
 /**
@@ -15,6 +16,7 @@ export class LiveSessions {
   constructor(
     private readonly sessions: Sessions,
     private readonly refresher: TokenRefresher,
+    private readonly ending: SessionEnding,
   ) {}
 
   /** The session the browser's id names, bound to its binding, with usable tokens; else undefined. */
@@ -35,6 +37,12 @@ export class LiveSessions {
   ): Promise<SessionRecord | undefined> {
     if (!sessionId) return undefined;
     const record = await this.sessions.get(sessionId);
-    return record && matchesBinding(record.bindingHash, binding) ? record : undefined;
+    if (!record || !matchesBinding(record.bindingHash, binding)) return undefined;
+    if (this.sessions.hasLapsed(record)) {
+      // Over: ended as any sign-out is, so its refresh token is revoked too (issue 15 item 9).
+      await this.ending.endById(sessionId, 'lapsed');
+      return undefined;
+    }
+    return record;
   }
 }

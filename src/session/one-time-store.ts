@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { SessionStore } from './session-store';
+import type { TokenVault } from './token-vault';
 
 /** 256 bits from the CSPRNG: unguessable within any lifetime used here. */
 export const ONE_TIME_KEY_BYTES = 32;
@@ -23,12 +24,20 @@ export class OneTimeStore<T> {
     /** The key prefix in the store, e.g. `login`, `logout`, `handoff`. */
     private readonly purpose: string,
     readonly ttlSeconds: number,
+    /** Values that hold tokens (handoff codes) are sealed at rest (issue 15 item 9). */
+    private readonly vault?: TokenVault,
   ) {}
 
   /** Stores the value under a fresh random key and returns that key. */
   async issue(value: T): Promise<string> {
     const key = randomKey();
-    await this.store.set(this.storeKey(key), JSON.stringify(value), this.ttlSeconds);
+    const storeKey = this.storeKey(key);
+    const json = JSON.stringify(value);
+    await this.store.set(
+      storeKey,
+      this.vault ? this.vault.seal(json, storeKey) : json,
+      this.ttlSeconds,
+    );
     return key;
   }
 
@@ -36,9 +45,12 @@ export class OneTimeStore<T> {
   async take(key: unknown): Promise<T | undefined> {
     if (typeof key !== 'string' || key.length === 0 || key.length > MAX_PRESENTED_KEY_LENGTH)
       return undefined;
-    const raw = await this.store.take(this.storeKey(key));
+    const storeKey = this.storeKey(key);
+    const raw = await this.store.take(storeKey);
+    if (raw === undefined) return undefined;
     // Only this class writes under its prefix, so what comes back is what issue() stored.
-    return raw === undefined ? undefined : (JSON.parse(raw) as T);
+    const json = this.vault ? this.vault.open(raw, storeKey) : raw;
+    return json === undefined ? undefined : (JSON.parse(json) as T);
   }
 
   private storeKey(key: string): string {

@@ -13,7 +13,16 @@ export interface SessionEndNotifier {
   sessionEnded(ended: { readonly sub: string; readonly sid?: string }): void;
 }
 
-export type EndReason = 'signout' | 'api' | 'session-page' | 'everywhere' | 'idp-backchannel';
+export type EndReason =
+  | 'signout'
+  | 'api'
+  | 'session-page'
+  | 'everywhere'
+  | 'idp-backchannel'
+  /** Unused past the idle timeout, or past its absolute lifetime (ASVS 5.0 7.3.1, 7.3.2). */
+  | 'lapsed'
+  /** The browser signed in again: its previous session ends, refresh token and all. */
+  | 'signed-in-again';
 
 /**
  * Every way a session ends goes through here (sign-out, the account API, the session management
@@ -86,6 +95,9 @@ export class SessionEnding {
         );
       });
     }
+    // A browser that signs in again has not signed out: its brands are not told (the new sign-in may
+    // even continue the same IdP session); only the old refresh token goes.
+    if (reason === 'signed-in-again') return;
     for (const notifier of this.notifiers) {
       notifier.sessionEnded({ sub: record.sub, ...(record.idpSid ? { sid: record.idpSid } : {}) });
     }

@@ -7,6 +7,7 @@ import { LiveSessions } from './live-sessions';
 import { SessionEnding } from './session-ending';
 import { Sessions } from './sessions';
 import { TokenRefresher } from './token-refresh';
+import { TokenVault } from './token-vault';
 import { RedisSessionStore } from './redis-session-store';
 import { SESSION_STORE, SessionStore } from './session-store';
 import { SqliteSessionStore } from './sqlite-session-store';
@@ -32,6 +33,12 @@ const SESSION_PROVIDERS = [Sessions, TokenRefresher, LiveSessions, SessionEnding
 @Module({
   providers: [
     ...SESSION_PROVIDERS,
+    // Issue 15 item 9: the key ring that seals tokens at rest (sessions, handoff codes).
+    {
+      provide: TokenVault,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new TokenVault(config.tokenKeys),
+    },
     {
       provide: SESSION_STORE,
       inject: [APP_CONFIG, AppMetrics],
@@ -40,7 +47,7 @@ const SESSION_PROVIDERS = [Sessions, TokenRefresher, LiveSessions, SessionEnding
         new InstrumentedSessionStore(createSessionStore(config), metrics),
     },
   ],
-  exports: [SESSION_STORE, ...SESSION_PROVIDERS],
+  exports: [SESSION_STORE, TokenVault, ...SESSION_PROVIDERS],
 })
 export class SessionModule implements OnApplicationShutdown {
   constructor(@Inject(SESSION_STORE) private readonly store: SessionStore) {}

@@ -1,16 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type KeyObject, createHmac, createSecretKey, randomBytes } from 'node:crypto';
 import type { Brand } from '../shared/brand';
+import type { ShellPendingStep } from '../shared/pending-step';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { TokenSet } from '../oidc/oidc-client';
 import { SESSION_STORE, SessionStore } from './session-store';
+import { TokenVault } from './token-vault';
 
 export type { TokenSet } from '../oidc/oidc-client';
 
 /** §9: the sessionId cookie, and so the session, lasts one year. */
 export const SESSION_TTL_SECONDS = 31_536_000;
-/** Last use is written at most this often, so reads do not turn into writes. */
+/**
+ * Last use is written at most this often, so reads do not turn into writes; a quarter of the idle
+ * timeout when that is shorter, so a session in use is never judged idle.
+ */
 const TOUCH_INTERVAL_MS = 60_000;
+/** How long a lapsed record is kept so that its browser's return can end it (ttlSeconds). */
+const LAPSED_GRACE_SECONDS = 86_400;
 /** 256 bits from the CSPRNG (ASVS 5.0 7.2.3 asks for at least 128). */
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
@@ -25,10 +32,18 @@ export interface SessionRecord {
   /** The IdP's session id (the ID token's `sid`), for its back-channel logout tokens. */
   readonly idpSid?: string;
   /**
-   * This session began with a sign-in that went to the IdP because second-factor set-up or the survey
-   * was pending, so the IdP has offered them; what is still flagged was put off by the collector.
+   * §3 promptMfaSignin, kept where the server's §2 shell rule can read it (issue 14 item 6): false
+   * once the collector chose "Not now" on PromptSetupMfa (the IdP's ID token said promptMfaSignin
+   * false); the shell then does not send them to set up a second factor, and the page data has the
+   * browser store the same flag. Kept until sign-out, like the browser's.
    */
-  readonly stepsOffered?: boolean;
+  readonly promptMfaSignin?: false;
+  /**
+   * The §2 pending step this session's sign-in went to the IdP for (issue 14 item 10). If the same
+   * step is still pending, /signin shows the pending-step page instead of a second trip: the service
+   * never sends a collector to the IdP for the same pending reason twice in a row.
+   */
+  readonly askedIdpFor?: ShellPendingStep;
   /**
    * The sign-in this session belongs to (issue 14 item 4): every after-login makes a fresh session,
    * and the sessions one sign-in made (the browser's own, each brand's `si`) share this id. They share
@@ -40,6 +55,18 @@ export interface SessionRecord {
    * in. A session is live at this origin only with it; the sessions brands hold by `si` have none.
    */
   readonly bindingHash?: string;
+  /**
+   * How the session began when not through the IdP: `handed-over-token`, a valid `t` on a page of
+   * this service signed the collector in (issue 14 item 7, §4 App start step 3). Such a session has
+   * the access token only (no ID token, no refresh token), so it ends when that token expires.
+   */
+  readonly startedBy?: 'handed-over-token';
+  /**
+   * When the collector authenticated (ms since the epoch): the absolute lifetime counts from here
+   * (ASVS 5.0 7.3.2), for every session of the sign-in's family, which copies it. Sessions written
+   * before it existed count from their creation.
+   */
+  readonly signedInAt?: number;
 }
 
 /** One of a collector's sessions, as the session management page lists it. */
@@ -52,6 +79,18 @@ export interface ListedSession {
 const HANDLE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
+ * How long the store keeps a session. A year of inactivity (§9) while a refresh token can renew its
+ * access token; without one nothing can (§4 Token handling: "If there is no refresh token ... no
+ * tokens are returned"), so the session lasts exactly as long as its access token (issue 14 item 7:
+ * a sign-in from a handed-over `t` lasts that token's lifetime) and the store forgets it then.
+ */
+export function sessionTtlSeconds(tokens: TokenSet, now = Date.now()): number {
+  if (tokens.refreshToken) return SESSION_TTL_SECONDS;
+  const left = Math.ceil(tokens.expiresAt - now / 1000);
+  return Math.min(SESSION_TTL_SECONDS, Math.max(1, left));
+}
+
+/**
  * Server-side sessions on the session store (§4 step 5, DESIGN.md flow 2). The id the browser holds
  * (`si`, the sessionId cookie) is never stored: records are keyed by its HMAC under SESSION_SECRET,
  * so a copy of the store yields no usable session id.
@@ -60,12 +99,64 @@ const HANDLE = /^[A-Za-z0-9_-]{43}$/;
 export class Sessions {
   /** Imported once: a string key would be turned into a key object on every request's HMAC. */
   private readonly secret: KeyObject;
+  private readonly idleMs: number;
+  private readonly absoluteMs: number;
+  private readonly touchIntervalMs: number;
 
   constructor(
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     @Inject(APP_CONFIG) config: AppConfig,
+    /** Seals the tokens of every record written (issue 15 item 9); none is stored in clear. */
+    private readonly vault: TokenVault,
   ) {
     this.secret = createSecretKey(Buffer.from(config.sessionSecret, 'utf8'));
+    this.idleMs = config.sessionLifetime.idleSeconds * 1000;
+    this.absoluteMs = config.sessionLifetime.absoluteSeconds * 1000;
+    this.touchIntervalMs = Math.min(TOUCH_INTERVAL_MS, this.idleMs / 4);
+  }
+
+  /**
+   * ASVS 5.0 7.3.1 and 7.3.2: the session has been unused longer than the idle timeout, or lived
+   * longer than the absolute lifetime since its collector signed in. Such a session is over, whatever
+   * the store still holds (LiveSessions ends it; listings skip it).
+   */
+  hasLapsed(record: SessionRecord, now = Date.now()): boolean {
+    return (
+      now - record.lastUsedAt > this.idleMs ||
+      now - (record.signedInAt ?? record.createdAt) > this.absoluteMs
+    );
+  }
+
+  /**
+   * How long the store keeps a record: the shorter of its tokens' need and the time it may still be
+   * used (idle time, lifetime left), plus a day's grace. The grace keeps a lapsed record long enough
+   * for its browser's next visit to end it properly (hasLapsed, then SessionEnding revokes its refresh
+   * token at the IdP) rather than have the store forget it silently.
+   */
+  private ttlSeconds(record: SessionRecord, now: number): number {
+    const lifetimeLeft = (record.signedInAt ?? record.createdAt) + this.absoluteMs - now;
+    const usable = Math.min(this.idleMs, lifetimeLeft) / 1000 + LAPSED_GRACE_SECONDS;
+    return Math.max(1, Math.ceil(Math.min(sessionTtlSeconds(record.tokens, now), usable)));
+  }
+
+  /** The record as stored: its tokens sealed for this key, so a copy of the store holds no token. */
+  private serialize(key: string, record: SessionRecord): string {
+    return JSON.stringify({
+      ...record,
+      tokens: this.vault.seal(JSON.stringify(record.tokens), key),
+    });
+  }
+
+  /**
+   * A stored record, its tokens opened. Records from before sealing (tokens as an object) are read as
+   * they are and sealed at their next write. One that cannot be opened (its key left the ring, or it
+   * was altered) is no session.
+   */
+  private parse(key: string, raw: string): SessionRecord | undefined {
+    const stored = JSON.parse(raw) as Omit<SessionRecord, 'tokens'> & { tokens: unknown };
+    if (typeof stored.tokens !== 'string') return stored as SessionRecord;
+    const opened = this.vault.open(stored.tokens, key);
+    return opened === undefined ? undefined : { ...stored, tokens: JSON.parse(opened) as TokenSet };
   }
 
   static isWellFormedId(id: unknown): id is string {
@@ -88,26 +179,34 @@ export class Sessions {
     if (record.idpSid) {
       await this.store.addMember(this.idpSidKey(record.idpSid), handle, SESSION_TTL_SECONDS);
     }
-    await this.store.set(
-      this.key(id),
-      JSON.stringify({ ...record, createdAt: now, lastUsedAt: now }),
-      SESSION_TTL_SECONDS,
-    );
+    const stored: SessionRecord = {
+      ...record,
+      signedInAt: record.signedInAt ?? now,
+      createdAt: now,
+      lastUsedAt: now,
+    };
+    const key = this.key(id);
+    await this.store.set(key, this.serialize(key, stored), this.ttlSeconds(stored, now));
     return id;
   }
 
   async get(id: unknown): Promise<SessionRecord | undefined> {
     if (!Sessions.isWellFormedId(id)) return undefined;
-    const raw = await this.store.get(this.key(id));
-    return raw ? (JSON.parse(raw) as SessionRecord) : undefined;
+    const key = this.key(id);
+    const raw = await this.store.get(key);
+    return raw ? this.parse(key, raw) : undefined;
   }
 
-  /** Records the last use (throttled) and keeps the session for another year of inactivity. */
+  /**
+   * Records the last use (throttled) and keeps the session for another year of inactivity (with no
+   * refresh token, until its access token expires: sessionTtlSeconds).
+   */
   async touch(id: string, record: SessionRecord, now = Date.now()): Promise<SessionRecord> {
-    if (now - record.lastUsedAt < TOUCH_INTERVAL_MS) return record;
+    if (now - record.lastUsedAt < this.touchIntervalMs) return record;
     const touched = { ...record, lastUsedAt: now };
+    const key = this.key(id);
     // Never brings back a session that was ended meanwhile.
-    await this.store.replace(this.key(id), JSON.stringify(touched), SESSION_TTL_SECONDS);
+    await this.store.replace(key, this.serialize(key, touched), this.ttlSeconds(touched, now));
     return touched;
   }
 
@@ -119,11 +218,12 @@ export class Sessions {
     const record = await this.get(id);
     if (!record) return undefined;
     const updated = { ...record, tokens, lastUsedAt: now };
+    const key = this.key(id);
     // A session ended while its tokens were being refreshed stays ended.
     const written = await this.store.replace(
-      this.key(id),
-      JSON.stringify(updated),
-      SESSION_TTL_SECONDS,
+      key,
+      this.serialize(key, updated),
+      this.ttlSeconds(updated, now),
     );
     return written ? updated : undefined;
   }
@@ -139,8 +239,8 @@ export class Sessions {
     if (!HANDLE.test(handle)) return undefined;
     const key = `session:${handle}`;
     const raw = await this.store.take(key);
-    if (!raw) return undefined;
-    const record = JSON.parse(raw) as SessionRecord;
+    const record = raw ? this.parse(key, raw) : undefined;
+    if (!record) return undefined;
     await this.store.removeMember(this.subjectKey(record.sub), handle);
     if (record.idpSid) await this.store.removeMember(this.idpSidKey(record.idpSid), handle);
     return record;
@@ -158,10 +258,13 @@ export class Sessions {
 
   private async listIndex(indexKey: string): Promise<ListedSession[]> {
     const listed: ListedSession[] = [];
+    const now = Date.now();
     for (const handle of await this.store.members(indexKey)) {
-      const raw = HANDLE.test(handle) ? await this.store.get(`session:${handle}`) : undefined;
-      if (raw) listed.push({ handle, record: JSON.parse(raw) as SessionRecord });
-      else await this.store.removeMember(indexKey, handle);
+      const key = `session:${handle}`;
+      const raw = HANDLE.test(handle) ? await this.store.get(key) : undefined;
+      const record = raw ? this.parse(key, raw) : undefined;
+      if (!record) await this.store.removeMember(indexKey, handle);
+      else if (!this.hasLapsed(record, now)) listed.push({ handle, record });
     }
     return listed;
   }

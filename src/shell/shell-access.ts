@@ -6,7 +6,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { RedirectOutcome, redirectTo } from '../http/outcome';
 import { LiveSessions } from '../session/live-sessions';
 import type { SessionRecord } from '../session/sessions';
-import { accountStatus } from '../session/account-status';
+import { accountStatus, promptMfaSigninOf } from '../session/account-status';
 import { AuthUserState, shellGuard, shellSigninUrl } from '../shared/shell-guard';
 
 /** What the §2 check reads of a request to a guarded page (shell-door.ts takes it from HTTP). */
@@ -17,7 +17,6 @@ export interface ShellVisit {
   readonly sessionId?: string;
   /** The browser binding (sessionBinding cookie) the session must match. */
   readonly binding?: string;
-  readonly promptMfaSignin?: string;
   readonly qtmSid?: string;
   readonly qtmUid?: string;
   /** The page's language (§5), carried to /signin so the sign-in speaks it too. */
@@ -37,24 +36,29 @@ export type ShellAccess =
 
 /**
  * What a guarded page renders with from its admission: the brand the session records (its favicon
- * and logos, issue 14 item 3), the account state and the referring brand.
+ * and logos, issue 14 item 3), the account state, the referring brand, and the session's
+ * promptMfaSignin (issue 14 item 6), which the page has the browser store as §3 asks.
  */
 export function signedInPageOptions(admission: ShellAdmission): {
   readonly brand: Brand;
   readonly account: AuthUserState;
   readonly referrerBrand?: Brand;
+  readonly promptMfaSignin?: 'false';
 } {
+  const promptMfaSignin = promptMfaSigninOf(admission.record);
   return {
     brand: admission.record.brand,
     account: admission.state,
     ...(admission.referrerBrand ? { referrerBrand: admission.referrerBrand } : {}),
+    ...(promptMfaSignin ? { promptMfaSignin } : {}),
   };
 }
 
 /**
  * §2 on the server, for every guarded shell page: the live session and its account state, or the
- * redirect to /signin (r, b, QTM_SID, QTM_UID) the collector is sent to. The browser applies the
- * rule again with its promptMfaSignin flag (views/shell/ShellGuardGate.tsx).
+ * redirect to /signin (r, b, QTM_SID, QTM_UID) the collector is sent to. promptMfaSignin is the one
+ * the session holds (the collector's "Not now" at the IdP, issue 14 item 6). The browser applies the
+ * rule again with its stored flag (views/shell/ShellGuardGate.tsx), which the page data sets.
  */
 @Injectable()
 export class ShellAccessCheck {
@@ -67,9 +71,10 @@ export class ShellAccessCheck {
     const record = await this.liveSessions.read(visit.sessionId, visit.binding);
     const state = accountStatus(record);
     const brand = brandFromReferrer(visit.referer, this.config.brands);
+    const promptMfaSignin = promptMfaSigninOf(record);
     const reason = shellGuard(state, {
       ...(brand ? { brand } : {}),
-      ...(visit.promptMfaSignin ? { promptMfaSignin: visit.promptMfaSignin } : {}),
+      ...(promptMfaSignin ? { promptMfaSignin } : {}),
     });
     if (reason || !record || !visit.sessionId) {
       const base = this.config.http.publicUrl;

@@ -35,7 +35,6 @@ export class ShellDoor {
       ...(typeof referer === 'string' ? { referer } : {}),
       ...(jar.sessionId ? { sessionId: jar.sessionId } : {}),
       ...(jar.sessionBinding ? { binding: jar.sessionBinding } : {}),
-      ...(jar.promptMfaSignin ? { promptMfaSignin: jar.promptMfaSignin } : {}),
       ...(jar.QTM_SID ? { qtmSid: jar.QTM_SID } : {}),
       ...(jar.QTM_UID ? { qtmUid: jar.QTM_UID } : {}),
     };

@@ -1,17 +1,16 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import type { IncomingHttpHeaders } from 'node:http';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { applyRedirect } from '../http/apply-outcome';
-import { HANDOFF_HEADERS, redirectTo } from '../http/outcome';
-import { AppLogger } from '../logging/app-logger';
 import { ROUTES, samePath } from '../shared/routes';
-import { TOKEN_PROBLEM_MESSAGES, TokenVerifier } from './token-verifier';
+import { TokenParamSignin, TokenTaking } from './token-param-signin';
 
 const PLACEHOLDER_ORIGIN = 'http://placeholder.invalid';
 
 /**
  * Paths that never take a `t` (the IdP, APIs, assets, probes), and sign-out, which drops `t` itself
- * (§4 Sign-out step 5) and must not store it as a cookie on the way out.
+ * (§4 Sign-out step 5) and must not sign anyone in on the way out.
  */
 const EXEMPT_PREFIXES: readonly string[] = [
   '/oauth2', // the embedded IdP (ROUTES.idp) and anything else an IdP might mount
@@ -27,22 +26,36 @@ const isExempt = (path: string) =>
   EXEMPT_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 
 /**
- * §4 App start step 3 and §5, on the server: a page URL carrying `t` has it verified (JWKS, RS256,
- * issuer, audience, expiry, access-token type, size) before it becomes the accessToken cookie, and is
- * then answered with a redirect to the same URL without `t`, so the token leaves the address bar and
- * the history. An invalid `t` is dropped and stores nothing (§8: unreadable gives empty tokens); so is
- * an empty one (`?t=`), and the reason is logged as a warning with the path: for an empty `t`, §8's
- * 'access token must be specified'. The token itself is never logged.
+ * Whether a request is a top-level navigation (issue 14 item 7: `t` is taken only there). Fetch
+ * Metadata (W3C Fetch Metadata Request Headers §2): `Sec-Fetch-Mode: navigate` with
+ * `Sec-Fetch-Dest: document`; a frame navigates too but is not top-level, and an image, a script or
+ * a fetch is no navigation. A browser that sends neither header (older ones, and HTTP clients) is
+ * taken at its word, as the issue says: "where the browser sends it".
+ */
+export function isTopLevelNavigation(headers: IncomingHttpHeaders): boolean {
+  const mode = headers['sec-fetch-mode'];
+  const dest = headers['sec-fetch-dest'];
+  if (mode !== undefined && mode !== 'navigate') return false;
+  if (dest !== undefined && dest !== 'document') return false;
+  return true;
+}
+
+/** The logout landing, with or without a locale prefix (§2): on the way out, `t` signs nobody in. */
+const isSignoutPage = (path: string) => path.endsWith(ROUTES.logoutLanding);
+
+/**
+ * §4 App start step 3 and §5 on the server (issue 14 item 7): a page URL carrying `t` is answered with
+ * a redirect to the same URL without `t`, so the token leaves the address bar and the history, and
+ * TokenParamSignin decides what the token does on the way: sign a browser without a session in, or
+ * nothing (its doc says when). This middleware only reads the request (the query, the session
+ * cookies, Fetch Metadata) and applies the outcome. A `//host` path stays on this service (samePath).
  */
 @Injectable()
 export class TokenParamMiddleware implements NestMiddleware {
   constructor(
-    private readonly verifier: TokenVerifier,
+    private readonly signin: TokenParamSignin,
     private readonly cookies: ResponseCookies,
-    private readonly logger: AppLogger,
-  ) {
-    this.logger.setContext(TokenParamMiddleware.name);
-  }
+  ) {}
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
     const t = req.query.t;
@@ -52,21 +65,27 @@ export class TokenParamMiddleware implements NestMiddleware {
     // Appended to a fixed origin rather than resolved against it, so `//host/x` stays a path.
     const url = new URL(`${PLACEHOLDER_ORIGIN}${req.originalUrl}`);
     if (isExempt(url.pathname)) return next();
-    const check = await this.verifier.verify(t);
     url.searchParams.delete('t');
-    if (!check.ok) {
-      this.logger.warn(
-        { path: url.pathname, reason: check.reason },
-        TOKEN_PROBLEM_MESSAGES[check.reason],
-      );
-    }
-    applyRedirect(
-      res,
-      this.cookies,
-      redirectTo(samePath(url.pathname, url.search), {
-        cookies: check.ok && typeof t === 'string' ? [{ set: 'accessToken', value: t }] : [],
-        headers: HANDOFF_HEADERS,
-      }),
-    );
+    const jar = this.cookies.read(req);
+    const taking: TokenTaking = isSignoutPage(url.pathname)
+      ? 'signout'
+      : isTopLevelNavigation(req.headers)
+        ? 'navigation'
+        : 'not-a-navigation';
+    const { referer } = req.headers;
+    const userAgent = req.headers['user-agent'];
+    const brand = url.searchParams.get('b');
+    const outcome = await this.signin.take({
+      token: t,
+      target: samePath(url.pathname, url.search),
+      path: url.pathname,
+      taking,
+      ...(jar.sessionId ? { sessionId: jar.sessionId } : {}),
+      ...(jar.sessionBinding ? { binding: jar.sessionBinding } : {}),
+      ...(brand ? { brandParam: brand } : {}),
+      ...(referer ? { referer } : {}),
+      ...(userAgent ? { userAgent } : {}),
+    });
+    applyRedirect(res, this.cookies, outcome);
   }
 }

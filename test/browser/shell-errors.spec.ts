@@ -1,12 +1,9 @@
 import type { BrowserContext, Cookie, Page } from 'playwright-core';
 import {
   TEST_TIMEOUT_MS,
-  cookiesFor,
   documentStatusError,
   errorPagePath,
-  hydrationMutations,
   seriousViolations,
-  settle,
   signedInCookies,
   until,
   waitForHydration,
@@ -15,11 +12,12 @@ import {
 } from '../support/shell-browser';
 
 /**
- * Issue 6 item 8 in Chromium: the server's error page (correlation id, try again), the client's
- * render-error boundary (§8 "Unhandled render error"), and the §2 shell rule as the browser applies
- * it with the promptMfaSignin flag of localStorage.
+ * Issue 6 item 8 in Chromium: the server's error page (correlation id, try again) and the client's
+ * render-error boundary (§8 "Unhandled render error"). The §2 shell rule's tests moved to
+ * journey-pending-steps.spec.ts (issue 14 items 5 and 6), without the promptMfaSignin cookie and
+ * storage values they injected.
  */
-describe('shell error page, error boundary and shell rule in Chromium', () => {
+describe('shell error page and error boundary in Chromium', () => {
   const fixture = useShellBrowser({ signedIn: false });
   let context: BrowserContext;
 
@@ -128,160 +126,6 @@ describe('shell error page, error boundary and shell rule in Chromium', () => {
         release();
         await page.locator('main .correlation-id').waitFor();
         expect(await page.textContent('main .correlation-id')).toMatch(/local-[0-9a-z]+/);
-      },
-      TEST_TIMEOUT_MS,
-    );
-  });
-
-  describe('the §2 shell rule in the browser', () => {
-    /** /signin answers with a stub, so the test sees where the browser was sent and stops there. */
-    async function stubSignin(page: Page): Promise<void> {
-      await page.route(
-        (url) => url.pathname === '/signin',
-        (route) =>
-          route.fulfill({
-            status: 200,
-            contentType: 'text/html',
-            body: '<!doctype html><title>signin</title>',
-          }),
-      );
-    }
-
-    /**
-     * Navigates to `path` and returns where the server's answer sends the browser. A redirect the
-     * browser follows is not routed again, so the answer is fetched without following and a stub
-     * ends the navigation there.
-     */
-    async function serverRedirect(page: Page, path: string): Promise<URL | undefined> {
-      let location: string | undefined;
-      await page.route(
-        (url) => url.pathname === new URL(path, fixture.shell.t.url).pathname,
-        async (route) => {
-          const response = await route.fetch({ maxRedirects: 0 });
-          location = response.headers().location;
-          await route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html>' });
-        },
-      );
-      await page.goto(`${fixture.shell.t.url}${path}`);
-      return location === undefined ? undefined : new URL(location, fixture.shell.t.url);
-    }
-
-    async function mfaSetupContext(localStorage: Record<string, string>) {
-      const session = await signedInCookies(fixture.shell.t, 'mfa-setup@example.com');
-      // The server applies the rule with a promptMfaSignin cookie when there is one; 'false' there
-      // lets it render the page, so what happens next is the browser's own decision.
-      context = await fixture.context({
-        cookies: [
-          ...session,
-          ...cookiesFor(
-            fixture.shell.t.url,
-            'promptMfaSignin=false; QTM_SID=3f2a9c0e1b7d4e5fa6b8c9d0e1f2a3b4',
-          ),
-        ],
-        localStorage,
-      });
-      const page = await context.newPage();
-      await stubSignin(page);
-      return page;
-    }
-
-    it(
-      'second-factor set-up pending and promptMfaSignin not "false": the page is replaced by /signin?r=...',
-      async () => {
-        const page = await mfaSetupContext({ promptMfaSignin: 'true' });
-        const rendered = page.waitForResponse(
-          (r) => r.url() === `${fixture.shell.t.url}/collection`,
-        );
-        const leaving = page.waitForRequest((r) => new URL(r.url()).pathname === '/signin');
-        await page.goto(`${fixture.shell.t.url}/collection`);
-        expect((await rendered).status()).toBe(200);
-        const target = new URL((await leaving).url());
-        expect(target.searchParams.get('r')).toBe(`${fixture.shell.t.url}/collection`);
-        expect(target.searchParams.get('QTM_SID')).toBe('3f2a9c0e1b7d4e5fa6b8c9d0e1f2a3b4');
-        await page.waitForURL((url) => url.pathname === '/signin');
-      },
-      TEST_TIMEOUT_MS,
-    );
-
-    it(
-      'the same with no flag stored at all',
-      async () => {
-        const page = await mfaSetupContext({});
-        const leaving = page.waitForRequest((r) => new URL(r.url()).pathname === '/signin');
-        await page.goto(`${fixture.shell.t.url}/collection?lang=fr-CA`);
-        expect(new URL((await leaving).url()).searchParams.get('r')).toBe(
-          `${fixture.shell.t.url}/collection?lang=fr-CA`,
-        );
-      },
-      TEST_TIMEOUT_MS,
-    );
-
-    it(
-      'second-factor set-up pending and promptMfaSignin "false": the page stays',
-      async () => {
-        const page = await mfaSetupContext({ promptMfaSignin: 'false' });
-        const requests: string[] = [];
-        page.on('request', (r) => requests.push(new URL(r.url()).pathname));
-        await page.goto(`${fixture.shell.t.url}/collection`);
-        await waitForHydration(page);
-        await settle(page);
-        expect(new URL(page.url()).pathname).toBe('/collection');
-        expect(await page.locator('#account-summary-title').isVisible()).toBe(true);
-        expect(requests).not.toContain('/signin');
-        expect(await hydrationMutations(page)).toEqual([]);
-      },
-      TEST_TIMEOUT_MS,
-    );
-
-    it(
-      'the redirect carries b, the brand of the referring site',
-      async () => {
-        const page = await mfaSetupContext({});
-        const leaving = page.waitForRequest((r) => new URL(r.url()).pathname === '/signin');
-        await page.goto(`${fixture.shell.t.url}/collection`, {
-          referer: `${fixture.shell.t.config.brands.pcgs.baseURL}/somewhere`,
-        });
-        expect(new URL((await leaving).url()).searchParams.get('b')).toBe('pcgs');
-      },
-      TEST_TIMEOUT_MS,
-    );
-
-    it(
-      'a survey pending but the collector came from a brand the survey is not for: the page stays',
-      async () => {
-        const session = await signedInCookies(fixture.shell.t, 'survey@example.com');
-        context = await fixture.context({ cookies: session });
-        const page = await context.newPage();
-        await stubSignin(page);
-        const requests: string[] = [];
-        page.on('request', (r) => requests.push(new URL(r.url()).pathname));
-        await page.goto(`${fixture.shell.t.url}/collection`, {
-          referer: `${fixture.shell.t.config.brands.pcgs.baseURL}/somewhere`,
-        });
-        await waitForHydration(page);
-        expect(new URL(page.url()).pathname).toBe('/collection');
-        expect(await page.locator('#account-summary-title').isVisible()).toBe(true);
-        expect(requests).not.toContain('/signin');
-      },
-      TEST_TIMEOUT_MS,
-    );
-
-    // The server applies the same rule before rendering when it can (no promptMfaSignin cookie
-    // saying 'false'): the browser gets the redirect as the answer to its request.
-    it.each([
-      ['second-factor set-up pending, no promptMfaSignin cookie', 'mfa-setup@example.com'],
-      ['a survey pending and no referring brand', 'survey@example.com'],
-      ['nobody signed in', undefined],
-    ])(
-      '%s: the browser is sent to /signin?r=...',
-      async (_case, email) => {
-        const cookies = email ? await signedInCookies(fixture.shell.t, email) : [];
-        context = await fixture.context({ cookies });
-        const page = await context.newPage();
-        const target = await serverRedirect(page, '/collection');
-        expect(target?.pathname).toBe('/signin');
-        expect(target?.searchParams.get('r')).toBe(`${fixture.shell.t.url}/collection`);
-        expect(target?.searchParams.has('b')).toBe(false);
       },
       TEST_TIMEOUT_MS,
     );

@@ -43,7 +43,7 @@ describe('§8 "access token must be specified"', () => {
       );
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatchObject({
-        context: 'TokenParamMiddleware',
+        context: 'TokenParamSignin',
         path: new URL(expected, t.url).pathname,
         reason: 'missing',
       });
@@ -98,9 +98,15 @@ describe('§8 "access token must be specified"', () => {
   );
 
   it('the demo brand page names the problem of a token that does not verify', async () => {
-    const res = await fetch(`${t.url}/demo/brand/psa?t=abc`);
+    // Three base64url segments with no valid signature: invalid.
+    const res = await fetch(`${t.url}/demo/brand/psa?t=aaa.bbb.ccc`);
     expect(await res.text()).toContain(
       `The token did not verify: ${TOKEN_PROBLEM_MESSAGES.invalid}.`,
+    );
+    // Not even a compact JWS (issue 15 item 1): refused by shape, before parsing.
+    const shapeless = await fetch(`${t.url}/demo/brand/psa?t=abc`);
+    expect(await shapeless.text()).toContain(
+      `The token did not verify: ${TOKEN_PROBLEM_MESSAGES.malformed}.`,
     );
   });
 });

@@ -183,7 +183,8 @@ describe('metrics at /metrics', () => {
       ['GET', '/logout/collectorsid', '302'],
     ] as const)
       expect(delta('http_requests_total', { method, route, status })).toBeGreaterThan(0);
-    for (const operation of ['get', 'set', 'take', 'setIfAbsent', 'delete', 'increment'])
+    // The refresh lock is released by compare-and-delete (issue 15 item 10), no longer by delete.
+    for (const operation of ['get', 'set', 'take', 'setIfAbsent', 'deleteIfEquals', 'increment'])
       expect(
         delta('session_store_operation_seconds_count', { operation, store: 'sqlite' }),
       ).toBeGreaterThan(0);

@@ -40,8 +40,9 @@ describe('a page URL with t cannot redirect off-site (open redirect through t)',
     expect(location).toBe(expected);
     expect(location).not.toMatch(/^[/\\]{2}/);
     expect(new URL(location, t.url).origin).toBe(new URL(t.url).origin);
-    // An invalid t is dropped: no accessToken cookie is written.
+    // An invalid t is dropped: no accessToken cookie is written, and nobody is signed in.
     expect(String(res.headers['set-cookie'] ?? '')).not.toMatch(/accessToken=abc/);
+    expect(String(res.headers['set-cookie'] ?? '')).not.toMatch(/sessionId=/);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
   });

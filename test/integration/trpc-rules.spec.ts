@@ -277,9 +277,14 @@ describe('account.signout ends only the caller’s own session', () => {
 describe('account.status: the §3 auth user state from the session’s ID token', () => {
   it.each([
     ['collector@example.com', { isMigrating: false, setupMfa: false, showSurvey: false }],
-    ['migrating@example.com', { isMigrating: true, setupMfa: false, showSurvey: false }],
+    // Issue 14 item 10: the embedded IdP completes a migration during the sign-in (welcome, name),
+    // so the token no longer says isMigrating.
+    ['migrating@example.com', { isMigrating: false, setupMfa: false, showSurvey: false }],
+    // "Not now": the set-up is still required (setupMfa); the session holds promptMfaSignin false.
     ['mfa-setup@example.com', { isMigrating: false, setupMfa: true, showSurvey: false }],
-    ['survey@example.com', { isMigrating: false, setupMfa: false, showSurvey: true }],
+    // The survey was shown during the sign-in and put off (issue 14 item 6): not pending again in
+    // this IdP session. Flags that turn true after a sign-in are in journey-pending-steps.spec.ts.
+    ['survey@example.com', { isMigrating: false, setupMfa: false, showSurvey: false }],
   ])(
     '%s',
     async (email, flags) => {

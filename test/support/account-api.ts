@@ -41,15 +41,22 @@ export async function signedInSession(
     }
     if (res.status !== 200)
       throw new Error(`the IdP answered ${res.status} on ${res.url}\n${res.body.slice(0, 1500)}`);
+    const buttons = [...res.body.matchAll(/<button\b[^>]*>/g)].map(([tag]) => tag);
+    const offers = (value: string) =>
+      buttons.some((tag) => tag.includes('name="action"') && tag.includes(`value="${value}"`));
+    // The steps a collector may meet on the way (issue 14 items 5, 10): password, email, a step
+    // that can be put off, the name step of a welcome or migration, a page with only Continue.
     const form: Record<string, string> = /name="password"/.test(res.body)
       ? { password: DEMO_PASSWORD, action: 'submit' }
       : /name="email"/.test(res.body)
         ? { email, action: 'submit' }
-        : [...res.body.matchAll(/<button\b[^>]*>/g)].some(
-              ([tag]) => tag.includes('name="action"') && tag.includes('value="skip"'),
-            )
+        : offers('skip')
           ? { action: 'skip' }
-          : {};
+          : /name="givenName"/.test(res.body)
+            ? { givenName: 'Test', familyName: 'Collector', action: 'submit' }
+            : !/<input(?![^>]*type="hidden")/.test(res.body) && offers('submit')
+              ? { action: 'submit' }
+              : {};
     if (Object.keys(form).length === 0)
       throw new Error(`an IdP page without a known form: ${res.url}\n${res.body.slice(0, 1500)}`);
     res = await browser.post(formActionOf(res), { csrf: csrfOf(res), ...form });

@@ -17,6 +17,11 @@ export class RoundRobinProxy {
    * failing upstream would (for IdP outages).
    */
   failing: (path: string) => boolean = () => false;
+  /**
+   * Rewrites a request's path and query on its way to the backend, as a gateway in front of an
+   * upstream might (e.g. an IdP that drops authorization parameters it does not know).
+   */
+  rewrite: (url: string) => string = (url) => url;
 
   constructor() {
     this.server = http.createServer((req, res) => {
@@ -36,7 +41,7 @@ export class RoundRobinProxy {
           host: backend.hostname,
           port: backend.port,
           method: req.method,
-          path: req.url,
+          path: this.rewrite(req.url ?? '/'),
           headers: req.headers,
         },
         (answer) => {

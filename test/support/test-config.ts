@@ -15,6 +15,7 @@ export function productionEnv(appEnv: 'qa' | 'prod' = 'prod'): Record<string, st
     CID_ROUTER_BASE_URL: 'https://cid.collectors.com',
     POWERPACKS_BASE_URL: 'https://www.powerpacks.com',
     SESSION_SECRET: 's'.repeat(40),
+    TOKEN_ENCRYPTION_KEYS: `prod-1:${Buffer.alloc(32, 7).toString('base64')}`,
     IDP_ISSUER: 'https://login.collectors.com/oauth2/default',
     IDP_CLIENT_ID: '0oa-signon',
     IDP_CLIENT_SECRET: 'c'.repeat(40),

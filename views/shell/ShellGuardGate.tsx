@@ -11,8 +11,9 @@ export const PROMPT_MFA_SIGNIN_KEY = 'promptMfaSignin';
 /**
  * §2 Signed-in shell, in the browser: the server has rendered the page for a signed-in collector;
  * here the full rule runs with the browser's promptMfaSignin flag (migrating, second-factor set-up,
- * survey). If it says no, a loading screen replaces the page while the browser goes to /signin with
- * r, b, QTM_SID and QTM_UID. The first render is the server's, so hydration matches.
+ * survey), stored first from the page data when the session holds it. If it says no, a loading
+ * screen replaces the page while the browser goes to /signin with r, b, QTM_SID and QTM_UID. The
+ * first render is the server's, so hydration matches.
  */
 export function ShellGuardGate({
   data,
@@ -27,7 +28,13 @@ export function ShellGuardGate({
   const [leaving, setLeaving] = useState(false);
 
   useEffect(() => {
-    const promptMfaSignin = services.storage?.getItem(PROMPT_MFA_SIGNIN_KEY) ?? undefined;
+    // §3: the collector's "Not now" (issue 14 item 6) lives in browser storage; the session that
+    // learned it from the IdP hands it over in the page data. Nothing else writes the flag. The
+    // session's word counts even where storage is unavailable, so the two rules always agree.
+    if (data.promptMfaSignin === 'false')
+      services.storage?.setItem(PROMPT_MFA_SIGNIN_KEY, data.promptMfaSignin);
+    const promptMfaSignin =
+      data.promptMfaSignin ?? services.storage?.getItem(PROMPT_MFA_SIGNIN_KEY) ?? undefined;
     const reason = shellGuard(data.account ?? SIGNED_OUT, {
       ...(data.referrerBrand ? { brand: data.referrerBrand } : {}),
       ...(promptMfaSignin !== undefined ? { promptMfaSignin } : {}),

@@ -38,6 +38,12 @@ export interface ShellData {
    * browser's promptMfaSignin flag); absent on pages that do not need it.
    */
   readonly account?: AuthUserState;
+  /**
+   * §3 promptMfaSignin as the collector's session holds it: 'false' once they chose "Not now" on
+   * PromptSetupMfa (issue 14 item 6). The browser stores it under the §3 key, so its own run of the
+   * §2 rule agrees with the server's; absent when the session holds no such choice.
+   */
+  readonly promptMfaSignin?: 'false';
   /** The namespaces this page renders with, in its locale. */
   readonly messages: Readonly<Record<string, Messages>>;
   /** Page-specific props (serialisable). */

@@ -238,7 +238,8 @@ export interface FlowContext {
   readonly surveyPending: boolean;
   /**
    * The account has not been through WelcomeCollectors and EnterNameInfo yet (new or migrated,
-   * §4 After login step 3). NAME_SAVED ends onboarding even if the caller has not cleared it.
+   * §4 After login step 3; an account still migrating, §3 isMigrating, whose migration these steps
+   * complete, issue 14 item 10). NAME_SAVED ends onboarding even if the caller has not cleared it.
    */
   readonly isNewAccount: boolean;
 }

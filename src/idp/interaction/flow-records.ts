@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { SessionStore } from '../../session/session-store';
 import type { FactorType } from '../accounts/factor-store';
+import type { PutOffStep } from '../provider/put-off-steps';
 
 /**
  * Server-side progress of one sign-in interaction (keyed by oidc-provider's interaction uid): the
@@ -20,6 +21,14 @@ export interface FlowData {
   readonly totp?: { readonly secret: string; readonly qrSvg: string };
   /** A message key for the next page (e.g. code sent), with its values. */
   readonly notice?: { readonly key: string; readonly args?: Record<string, string> };
+  /**
+   * The IdP already knew the collector (a live IdP session) and this service asked for their pending
+   * steps (issue 14 item 5): the interaction is the provider's consent prompt, the flow began at the
+   * first pending step, and it ends with a grant rather than a login. No password was asked.
+   */
+  readonly signedIn?: boolean;
+  /** The optional steps put off so far in this sign-in (put-off-steps.ts, issue 14 item 6). */
+  readonly putOff?: readonly PutOffStep[];
 }
 
 /** The shared-state key of one interaction's progress. */
@@ -40,8 +49,14 @@ export class FlowRecords {
     return raw === undefined ? undefined : (JSON.parse(raw) as FlowData);
   }
 
-  async create(uid: string, state: string, expiresAt: number): Promise<FlowData> {
-    const data: FlowData = { state, csrf: newCsrfToken() };
+  /** A new record at `state`; `seed` is what the flow knows from the start (a known collector). */
+  async create(
+    uid: string,
+    state: string,
+    expiresAt: number,
+    seed: Omit<Partial<FlowData>, 'state' | 'csrf'> = {},
+  ): Promise<FlowData> {
+    const data: FlowData = { ...seed, state, csrf: newCsrfToken() };
     await this.save(uid, data, expiresAt);
     return data;
   }

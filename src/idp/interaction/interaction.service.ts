@@ -5,12 +5,16 @@ import { AccountStore } from '../accounts/account-store';
 import { FactorStore } from '../accounts/factor-store';
 import {
   FlowContext,
+  FlowEvent,
   FlowState,
+  afterAuthentication,
   parseStateKey,
   stateKey,
   stepKey,
   transition,
 } from '../flow/signin-flow';
+import { PENDING_STEP_PARAM, PendingStep, parsePendingStep } from '../../shared/pending-step';
+import { PutOffStep, PutOffSteps, putOffStepsIn } from '../provider/put-off-steps';
 import {
   EmbeddedIdp,
   InteractionDetails,
@@ -49,6 +53,21 @@ export type InteractionOutcome =
 type Details = InteractionDetails;
 const ANSWERED = { kind: 'answered-by-provider' } as const;
 
+/**
+ * The key of the login result under which a sign-in hands what the collector put off to the consent
+ * prompt that follows it in the same authorization request (oidc-provider keeps a finished
+ * interaction's result as the next one's `lastSubmission`). Only then is the IdP session, and so the
+ * key its put-off steps are kept under, known.
+ */
+const PUT_OFF_RESULT = 'putOff';
+
+/** The steps put off by an event, if it puts one off: "Not now" on PromptSetupMfa, Survey's "Skip". */
+function putOffBy(event: FlowEvent): PutOffStep | undefined {
+  if (event.type === 'SETUP_SKIPPED') return 'setupMfa';
+  if (event.type === 'SURVEY_SKIPPED') return 'survey';
+  return undefined;
+}
+
 /** A step's page context and the brand its authorization request named (journeyBrand). */
 interface StepContext extends PageContext {
   readonly brand: Brand;
@@ -71,6 +90,7 @@ export class InteractionService {
     private readonly accounts: AccountStore,
     private readonly factors: FactorStore,
     private readonly pages: PageRenderer,
+    private readonly putOff: PutOffSteps,
   ) {}
 
   async show(
@@ -81,10 +101,8 @@ export class InteractionService {
     const details = await this.details(uid, interaction);
     if (!details) return this.expired(uid, page());
     const ctx = stepContext(page, details);
-    if (await this.finishWithoutForm(details, interaction)) return ANSWERED;
-    const data =
-      (await this.records.get(uid)) ??
-      (await this.records.create(uid, 'EmailCheck', details.exp * 1000));
+    const data = (await this.records.get(uid)) ?? (await this.begin(uid, details, interaction));
+    if (data === undefined) return ANSWERED;
     const state = parseStateKey(data.state);
     if (!state) return this.expired(uid, ctx, ctx.brand);
     // A notice is shown once.
@@ -156,17 +174,30 @@ export class InteractionService {
         }),
       };
     }
-    if (moved.state.step === 'Done' && patched.accountId) {
+    const putOff = putOffBy(outcome.event);
+    const next: FlowData = putOff
+      ? { ...patched, putOff: [...new Set([...(patched.putOff ?? []), putOff])] }
+      : patched;
+    if (moved.state.step === 'Done' && next.accountId) {
       await this.records.delete(uid);
+      if (next.signedIn) {
+        // A known collector's pending steps are done: what they put off belongs to their IdP
+        // session, and the authorization request goes on with the grant (no new login).
+        await this.putOff.add(details.session?.uid, next.putOff ?? []);
+        return (await this.grantConsent(details, interaction))
+          ? ANSWERED
+          : this.expired(uid, ctx, ctx.brand);
+      }
       await interaction.finish({
-        login: { accountId: patched.accountId, amr: patched.factor ? ['pwd', 'mfa'] : ['pwd'] },
+        login: { accountId: next.accountId, amr: next.factor ? ['pwd', 'mfa'] : ['pwd'] },
+        [PUT_OFF_RESULT]: next.putOff ?? [],
       });
       return ANSWERED;
     }
     // A new token per step: the form of the step just left can no longer act on the next one.
     await this.records.save(
       uid,
-      { ...patched, state: stateKey(moved.state), csrf: newCsrfToken() },
+      { ...next, state: stateKey(moved.state), csrf: newCsrfToken() },
       details.exp * 1000,
     );
     return this.nextStep(uid, ctx);
@@ -201,45 +232,109 @@ export class InteractionService {
   }
 
   /**
-   * Steps that need no form: consent for our first-party clients is granted the Okta way (no screen),
-   * and a silent request (prompt=none, see keepOfflineAccess) without a session answers login_required.
+   * The start of an interaction: its flow record, or undefined when the provider has been answered
+   * without a form.
+   *
+   * - The consent prompt of a collector the IdP knows (a live IdP session) is granted the Okta way,
+   *   with no screen, for our first-party clients. But when this service asked for the collector's
+   *   pending steps (`pending_step`, src/shared/pending-step.ts) and the collector did not just sign
+   *   in within this same request (whose sign-in has offered them already), the flow begins at the
+   *   first pending step instead: no email, no password (issue 14 item 5). With none pending, or only
+   *   ones put off in this IdP session, the request goes straight through.
+   * - A silent request (prompt=none, see keepOfflineAccess) without a session answers login_required.
+   * - Otherwise the sign-in starts at EmailCheck; a requested welcome (a new or migrated account, §4
+   *   After login step 3) comes after the authentication.
    */
-  private async finishWithoutForm(
+  private async begin(
+    uid: string,
     details: Details,
     interaction: ProviderInteraction,
-  ): Promise<boolean> {
-    if (details.prompt.name === 'consent' && details.session?.accountId) {
-      const { Grant } = this.idp.provider;
-      const clientId = String(details.params.client_id);
-      const grant = details.grantId
-        ? await Grant.find(details.grantId)
-        : new Grant({ accountId: details.session.accountId, clientId });
-      if (!grant) return false;
-      grant.addOIDCScope(SUPPORTED_SCOPES.join(' '));
-      grant.addResourceScope(ACCESS_TOKEN_AUDIENCE, RESOURCE_SCOPES);
-      const grantId = await grant.save();
-      await interaction.finish({ consent: { grantId } }, true);
-      return true;
+  ): Promise<FlowData | undefined> {
+    const expiresAt = details.exp * 1000;
+    const requested = parsePendingStep(details.params[PENDING_STEP_PARAM]);
+    const accountId = details.session?.accountId;
+    if (details.prompt.name === 'consent' && accountId) {
+      const signedInNow = details.lastSubmission?.login !== undefined;
+      if (signedInNow) {
+        await this.putOff.add(
+          details.session?.uid,
+          putOffStepsIn(details.lastSubmission?.[PUT_OFF_RESULT]),
+        );
+      } else if (requested) {
+        const seed = await this.pendingSeed(accountId, details.session?.uid, requested);
+        const first = seed ? afterAuthentication(await this.context(seed)) : undefined;
+        if (seed && first && first.step !== 'Done')
+          return this.records.create(uid, stateKey(first), expiresAt, seed);
+      }
+      if (await this.grantConsent(details, interaction)) return undefined;
     }
     if (details.prompt.name === 'login' && details.params[SILENT_PARAM] === 'true') {
       await interaction.finish({
         error: 'login_required',
         error_description: 'End-User authentication is required',
       });
-      return true;
+      return undefined;
     }
-    return false;
+    return this.records.create(
+      uid,
+      'EmailCheck',
+      expiresAt,
+      requested === 'welcome' ? { isNewAccount: true } : {},
+    );
   }
 
-  private async context(data: FlowData): Promise<FlowContext> {
+  /** What the flow of a known collector's pending steps starts from; undefined without the account. */
+  private async pendingSeed(
+    accountId: string,
+    sessionUid: string | undefined,
+    requested: PendingStep,
+  ): Promise<Omit<FlowData, 'state' | 'csrf'> | undefined> {
+    const account = await this.accounts.findById(accountId);
+    if (!account) return undefined;
+    const putOff = await this.putOff.read(sessionUid);
+    return {
+      accountId: account.id,
+      email: account.email,
+      signedIn: true,
+      ...(requested === 'welcome' ? { isNewAccount: true } : {}),
+      ...(putOff.length > 0 ? { putOff } : {}),
+    };
+  }
+
+  /** Consent for our first-party clients, granted the Okta way (no screen). */
+  private async grantConsent(details: Details, interaction: ProviderInteraction): Promise<boolean> {
+    const accountId = details.session?.accountId;
+    if (details.prompt.name !== 'consent' || !accountId) return false;
+    const { Grant } = this.idp.provider;
+    const clientId = String(details.params.client_id);
+    const grant = details.grantId
+      ? await Grant.find(details.grantId)
+      : new Grant({ accountId, clientId });
+    if (!grant) return false;
+    grant.addOIDCScope(SUPPORTED_SCOPES.join(' '));
+    grant.addResourceScope(ACCESS_TOKEN_AUDIENCE, RESOURCE_SCOPES);
+    const grantId = await grant.save();
+    await interaction.finish({ consent: { grantId } }, true);
+    return true;
+  }
+
+  /**
+   * The account's side of the flow. An account still migrating (§3 isMigrating) has not been through
+   * WelcomeCollectors and EnterNameInfo, which complete its migration (issue 14 item 10), so it
+   * counts as new here. Steps put off in this sign-in are not pending again in it.
+   */
+  private async context(
+    data: Pick<FlowData, 'accountId' | 'isNewAccount' | 'putOff'>,
+  ): Promise<FlowContext> {
     const account = data.accountId ? await this.accounts.findById(data.accountId) : undefined;
     const factors = account ? (await this.factors.listVerified(account.id)).map((f) => f.type) : [];
+    const putOff = data.putOff ?? [];
     return {
       factors,
-      mfaSetupRequired: account?.mfaSetupRequired ?? false,
+      mfaSetupRequired: (account?.mfaSetupRequired ?? false) && !putOff.includes('setupMfa'),
       mfaSetupSkippable: true,
-      surveyPending: account?.surveyPending ?? false,
-      isNewAccount: data.isNewAccount ?? false,
+      surveyPending: (account?.surveyPending ?? false) && !putOff.includes('survey'),
+      isNewAccount: (data.isNewAccount ?? false) || (account?.isMigrating ?? false),
     };
   }
 
@@ -258,6 +353,12 @@ export class InteractionService {
         ? (await this.factors.listVerified(account.id)).map((f) => f.type)
         : undefined;
     const displayName = account?.givenName ?? undefined;
+    // A known collector confirms the name the account has (a migrated account's, say), rather than
+    // typing it from scratch.
+    const names =
+      key === 'EnterNameInfo' && !values && account
+        ? { givenName: account.givenName ?? '', familyName: account.familyName ?? '' }
+        : undefined;
     const frame = this.pages.frame(ctx.brand, ctx.locale, interactionPath(uid));
     const page = stepPage({
       stepKey: key,
@@ -267,7 +368,7 @@ export class InteractionService {
       formAction: `${interactionPath(uid)}${ctx.langQuery}`,
       termsUrl: ctx.termsUrl,
       ...(errors ? { errors } : {}),
-      ...(values ? { values } : {}),
+      ...(values ? { values } : names ? { values: names } : {}),
       ...(verified ? { options: { factor: verified } } : {}),
       ...(displayName ? { displayName } : {}),
     });

@@ -220,10 +220,13 @@ export class SigninSteps {
       });
     }
     if (!data.accountId) return invalid({}, { code: 'notAllowed' });
-    await this.deps.accounts.updateName(data.accountId, {
+    const account = await this.deps.accounts.updateName(data.accountId, {
       givenName: given.value,
       familyName: family.value,
     });
+    // §3 isMigrating: the welcome and the name are what a migrating account still needed, so saving
+    // the name completes its migration, and its next ID token no longer says so (issue 14 item 10).
+    if (account.isMigrating) await this.deps.accounts.setFlags(account.id, { isMigrating: false });
     return { kind: 'event', event: { type: 'NAME_SAVED' } };
   }
 

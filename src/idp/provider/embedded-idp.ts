@@ -4,6 +4,8 @@ import Provider, { type InteractionResults, type KoaContextWithOIDC } from 'oidc
 import type { AppConfig } from '../../config/app-config';
 import { AccountLookup, OidcConfigurationDeps, oidcConfiguration } from './oidc-configuration';
 import { BRAND_PARAM } from './journey-brand';
+import { PENDING_STEP_PARAM } from '../../shared/pending-step';
+import { PutOffSteps } from './put-off-steps';
 import { ROUTES } from '../../shared/routes';
 import { OKTA_ROUTES } from './okta-shape';
 import { SigningKeys } from './signing-keys';
@@ -96,14 +98,16 @@ export class EmbeddedIdp {
     const configuration = oidcConfiguration({
       config,
       accounts,
+      putOff: new PutOffSteps(store),
       adapter: (name: string) => storage.adapterFor(name),
       jwks,
       cookieKeys: [await keys.secret('cookie-key-1')],
       ...pages,
     });
     // oidc-provider keeps in the interaction's params only the parameters it knows, and these:
-    // the silent marker and the brand whose pages the steps show (journey-brand.ts).
-    configuration.extraParams = [SILENT_PARAM, BRAND_PARAM];
+    // the silent marker, the brand whose pages the steps show (journey-brand.ts) and the pending
+    // step this service asks a known collector to be shown (src/shared/pending-step.ts).
+    configuration.extraParams = [SILENT_PARAM, BRAND_PARAM, PENDING_STEP_PARAM];
     const provider = new Provider(config.idp.issuer, configuration);
     provider.proxy = config.http.trustProxy > 0;
     const knownClients = new Set([

@@ -16,6 +16,7 @@ import {
   TOKEN_TTL,
   interactionPath,
 } from './okta-shape';
+import type { PutOffStep } from './put-off-steps';
 
 /** The account facts the provider puts in tokens. */
 export interface IdpAccount {
@@ -36,9 +37,15 @@ export interface AccountLookup {
   findById(id: string): Promise<IdpAccount | undefined>;
 }
 
+/** What the collector put off in an IdP session (put-off-steps.ts), by the session's uid. */
+export interface PutOffLookup {
+  read(sessionUid: string | undefined): Promise<readonly PutOffStep[]>;
+}
+
 export interface OidcConfigurationDeps {
   readonly config: AppConfig;
   readonly accounts: AccountLookup;
+  readonly putOff: PutOffLookup;
   /** oidc-provider's adapter class (one instance per model name). */
   readonly adapter: NonNullable<Configuration['adapter']>;
   readonly jwks: { keys: UnknownObject[] };
@@ -54,7 +61,17 @@ export interface OidcConfigurationDeps {
   >;
 }
 
-export function accountClaims(account: IdpAccount): AccountClaims {
+/**
+ * The claims of an account's tokens. `putOff` is what the collector put off in the IdP session the
+ * token comes from (issue 14 item 6): "Not now" on PromptSetupMfa is §3's promptMfaSignin=false, said
+ * in the ID token so that this service can keep it in its session for the §2 shell rule (setupMfa
+ * stays true: the set-up is still required, only not prompted); a skipped survey has been shown, so
+ * it is not to be shown again in that sign-in (§2 "must see a survey").
+ */
+export function accountClaims(
+  account: IdpAccount,
+  putOff: readonly PutOffStep[] = [],
+): AccountClaims {
   const name = [account.givenName, account.familyName].filter(Boolean).join(' ');
   return {
     sub: account.id,
@@ -62,7 +79,8 @@ export function accountClaims(account: IdpAccount): AccountClaims {
     NavisionId: account.navisionId,
     isMigrating: account.isMigrating,
     setupMfa: account.mfaSetupRequired,
-    showSurvey: account.surveyPending,
+    ...(account.mfaSetupRequired && putOff.includes('setupMfa') ? { promptMfaSignin: false } : {}),
+    showSurvey: account.surveyPending && !putOff.includes('survey'),
     email: account.email,
     email_verified: account.emailVerified,
     ...(name ? { name } : {}),
@@ -106,10 +124,17 @@ export function oidcClients(config: AppConfig): ClientMetadata[] {
  */
 export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
   const { config, accounts } = deps;
-  const findAccount = async (_ctx: KoaContextWithOIDC, sub: string) => {
+  // `token` is what the claims are for: the authorization code or refresh token being exchanged (both
+  // name the IdP session they come from), or an access token at userinfo.
+  const findAccount = async (_ctx: KoaContextWithOIDC, sub: string, token?: object) => {
     const account = await accounts.findById(sub);
     if (!account) return undefined;
-    return { accountId: account.id, claims: () => accountClaims(account) };
+    const sessionUid =
+      token && 'sessionUid' in token && typeof token.sessionUid === 'string'
+        ? token.sessionUid
+        : undefined;
+    const putOff = await deps.putOff.read(sessionUid);
+    return { accountId: account.id, claims: () => accountClaims(account, putOff) };
   };
 
   return {
@@ -133,11 +158,14 @@ export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
       short: { signed: true, httpOnly: true, sameSite: 'lax' },
     },
     interactions: { url: (_ctx, interaction) => interactionPath(interaction.uid) },
-    // Okta does not ask collectors to consent to first-party apps: grant what they asked for.
+    // Okta does not ask collectors to consent to first-party apps: grant what they asked for. Each
+    // authorization gets a grant of its own (the one its interaction just made, else a new one), as
+    // each Okta sign-in's tokens stand alone: revoking one sign-in's refresh token (RFC 7009, which
+    // oidc-provider applies to the token's whole grant) must not end a later sign-in's tokens.
     loadExistingGrant: async (ctx) => {
       const { client, session } = ctx.oidc;
       if (!client || !session?.accountId) return undefined;
-      const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+      const grantId = ctx.oidc.result?.consent?.grantId;
       const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
       const grant =
         existing ??

@@ -57,7 +57,15 @@ export function interactionPath(uid: string): string {
  */
 export const CLAIMS_BY_SCOPE = {
   openid: ['sub'],
-  customer: ['CollectorsId', 'NavisionId', 'isMigrating', 'setupMfa', 'showSurvey'],
+  customer: [
+    'CollectorsId',
+    'NavisionId',
+    'isMigrating',
+    'setupMfa',
+    'showSurvey',
+    // §3 promptMfaSignin, only ever false: "Not now" on PromptSetupMfa (issue 14 item 6).
+    'promptMfaSignin',
+  ],
   email: ['email', 'email_verified'],
   profile: ['name', 'given_name', 'family_name', 'locale'],
 } as const;

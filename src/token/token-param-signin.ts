@@ -1,0 +1,204 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { brandFromReferrer } from '../brand/brand-from-referrer';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
+import { AppLogger } from '../logging/app-logger';
+import { AuthEvents } from '../logging/auth-events';
+import { bindingHashOf } from '../session/browser-binding';
+import { LiveSessions } from '../session/live-sessions';
+import { randomKey } from '../session/one-time-store';
+import { SessionRecord, Sessions } from '../session/sessions';
+import { Brand, DEFAULT_BRAND, isBrand } from '../shared/brand';
+import type { ServicePath } from '../shared/routes';
+import { AccessTokenClaims, TOKEN_PROBLEM_MESSAGES, TokenVerifier } from './token-verifier';
+
+/**
+ * Whether this request may take its `t` (the middleware reads it from HTTP):
+ * - `navigation`: a top-level navigation to a page (or a browser that does not say, see
+ *   isTopLevelNavigation in token-param.middleware.ts);
+ * - `not-a-navigation`: a fetch, an image, a frame: `t` leaves the URL and signs nobody in;
+ * - `signout`: a page on the way out of a sign-out, which must not sign anyone back in.
+ */
+export type TokenTaking = 'navigation' | 'not-a-navigation' | 'signout';
+
+/** A page request that carries `t`, as the middleware read it. */
+export interface PageToken {
+  /** The raw `t` query value: a string, or anything else a query can hold (an array when repeated). */
+  readonly token: unknown;
+  /** The same page without `t`, where the browser goes next in every case. */
+  readonly target: ServicePath;
+  /** The path alone, for the log (the query may hold other secrets; the token is never logged). */
+  readonly path: string;
+  readonly taking: TokenTaking;
+  /** The browser's sessionId and sessionBinding cookies. */
+  readonly sessionId?: string;
+  readonly binding?: string;
+  /** The page's `b`, if any (§3, lower-cased), and the referrer: the brand the new session records. */
+  readonly brandParam?: string;
+  readonly referer?: string;
+  readonly userAgent?: string;
+}
+
+/** Why a verified `t` still signs nobody in (besides TokenVerifier's own TokenProblem). */
+type Refusal = 'other-client' | 'expired' | 'no-subject';
+
+const REFUSALS: Readonly<Record<Refusal, string>> = {
+  'other-client': 'access token was issued to another client',
+  expired: TOKEN_PROBLEM_MESSAGES.expired,
+  'no-subject': 'access token names no subject',
+};
+
+/**
+ * A `t` on a page of this service (§4 App start step 3, §5, issue 14 item 7). §4 stores it as the
+ * accessToken cookie, which nothing reads; here it means what it was handed over for:
+ *
+ * - A valid `t` signs the collector in on this origin when the browser has no live session: a new
+ *   session, bound to this browser like any other (a new sessionBinding and sessionId, a new
+ *   family), that records it came from a handed-over token. It holds that access token only (no ID
+ *   token, no refresh token), so it lasts the token's lifetime and then ends (sessions.ts
+ *   sessionTtlSeconds, token-refresh.ts); the shell then sends the collector through the IdP again.
+ * - Valid means: TokenVerifier's checks (signature against the IdP's JWKS, RS256, issuer, audience
+ *   `api://default`, expiry, claims), not yet expired without the verifier's clock tolerance (a
+ *   session cannot start already over), issued to this service's own client (`cid`): Okta's default
+ *   authorization server issues `api://default` tokens to every application of the organisation, and
+ *   a token another application obtained must not become a session here. The brands' `t` (§4 After
+ *   login step 6) is this client's token.
+ * - With a live session, `t` changes nothing. A `t` of another collector than the signed-in one is
+ *   ignored and logged as a warning (with both public collector ids, never the token).
+ * - Only a top-level navigation takes `t` (Sec-Fetch-Mode, Sec-Fetch-Dest): a cross-site image, fetch
+ *   or frame cannot sign a browser in (login CSRF through a sub-resource).
+ * - In every case `t` leaves the URL: the answer is a redirect to the same page without it, never
+ *   cached and with no Referer (HANDOFF_HEADERS), so the token leaves the address bar and the history.
+ * - Whatever is refused is logged as a warning with the path and a reason, the token's own problem
+ *   first (an empty `t` as §8's 'access token must be specified'), never the token.
+ *
+ * What remains open, as for any bearer token handed over in a URL: whoever holds a valid `t` can
+ * sign a browser without a session in as its collector until the token expires. That is the
+ * behaviour §4 asks for; the token's lifetime bounds it.
+ */
+@Injectable()
+export class TokenParamSignin {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly verifier: TokenVerifier,
+    private readonly sessions: Sessions,
+    private readonly liveSessions: LiveSessions,
+    private readonly events: AuthEvents,
+    private readonly logger: AppLogger,
+  ) {
+    this.logger.setContext(TokenParamSignin.name);
+  }
+
+  async take(page: PageToken): Promise<RedirectOutcome> {
+    const onward = redirectTo(page.target, { headers: HANDOFF_HEADERS });
+    // Sign-out drops `t` itself (§4 Sign-out step 5); a page on its way out signs nobody in.
+    if (page.taking === 'signout') return onward;
+    // A repeated `t` (an array) is no token: 'missing', as an empty one.
+    const token = typeof page.token === 'string' ? page.token : undefined;
+    const check = await this.verifier.verify(token);
+    if (!check.ok || token === undefined) {
+      const reason = check.ok ? 'missing' : check.reason;
+      this.logger.warn({ path: page.path, reason }, TOKEN_PROBLEM_MESSAGES[reason]);
+      return onward;
+    }
+    const { claims } = check;
+    const subject = subjectOf(claims);
+    const refusal = this.refusal(claims, subject);
+    if (refusal !== undefined || subject === undefined) {
+      const reason = refusal ?? 'no-subject';
+      this.logger.warn({ path: page.path, reason }, REFUSALS[reason]);
+      return onward;
+    }
+    // A valid token on the wrong kind of request: a cross-site image, fetch or frame must not sign
+    // a browser in (login CSRF through a sub-resource).
+    if (page.taking === 'not-a-navigation') {
+      this.logger.warn(
+        { path: page.path, reason: page.taking },
+        't is taken only on a top-level navigation: dropped',
+      );
+      return onward;
+    }
+    const current = await this.liveSessions.read(page.sessionId, page.binding);
+    if (current) {
+      if (!isSameCollector(current, claims, subject)) {
+        this.logger.warn(
+          {
+            path: page.path,
+            reason: 'other-collector',
+            collectorsId: current.collectorsId,
+            tokenCollectorsId: claims.CollectorsId,
+          },
+          't of another collector than the signed-in one: ignored',
+        );
+      }
+      return onward;
+    }
+    return this.signIn(page, token, claims, subject, onward);
+  }
+
+  private refusal(claims: AccessTokenClaims, subject: string | undefined): Refusal | undefined {
+    if (claims.cid !== this.config.idp.clientId) return 'other-client';
+    if (claims.exp <= Date.now() / 1000) return 'expired';
+    if (subject === undefined) return 'no-subject';
+    return undefined;
+  }
+
+  /** A new session from the handed-over token, bound to this browser (issue 14 items 4 and 7). */
+  private async signIn(
+    page: PageToken,
+    token: string,
+    claims: AccessTokenClaims,
+    subject: string,
+    onward: RedirectOutcome,
+  ): Promise<RedirectOutcome> {
+    const brand = this.brandOf(page);
+    const binding = randomKey();
+    const device = page.userAgent?.slice(0, 256);
+    const sessionId = await this.sessions.create({
+      brand,
+      sub: subject,
+      collectorsId: claims.CollectorsId,
+      tokens: { accessToken: token, expiresAt: claims.exp },
+      ...(device ? { userAgent: device } : {}),
+      family: randomKey(),
+      bindingHash: bindingHashOf(binding),
+      startedBy: 'handed-over-token',
+    });
+    this.events.signin(brand, { sub: subject, collectorsId: claims.CollectorsId }, 'token');
+    return {
+      ...onward,
+      cookies: [
+        { set: 'sessionId', value: sessionId },
+        { set: 'sessionBinding', value: binding },
+      ],
+    };
+  }
+
+  /** The brand the session records (its favicon and logo, issue 14 item 3): `b`, referrer, default. */
+  private brandOf(page: PageToken): Brand {
+    const b = page.brandParam?.toLowerCase();
+    if (b !== undefined && isBrand(b)) return b;
+    return brandFromReferrer(page.referer, this.config.brands) ?? DEFAULT_BRAND;
+  }
+}
+
+/**
+ * The collector a token names as the session records them: the ID token's `sub`. Okta's access
+ * tokens carry the user's id as `uid` (their `sub` is the login name); the embedded IdP's `sub` is
+ * the id itself. So the session is listed, signed out everywhere and ended by back-channel logout
+ * with the collector's other sessions.
+ */
+function subjectOf(claims: AccessTokenClaims): string | undefined {
+  const id = typeof claims.uid === 'string' ? claims.uid : claims.sub;
+  return typeof id === 'string' && id !== '' && id.length <= 256 ? id : undefined;
+}
+
+/** The signed-in collector is the token's: by CollectorsId (§3), else by subject. */
+function isSameCollector(
+  record: SessionRecord,
+  claims: AccessTokenClaims,
+  subject: string,
+): boolean {
+  if (record.collectorsId !== undefined) return record.collectorsId === claims.CollectorsId;
+  return record.sub === subject;
+}

@@ -27,7 +27,8 @@ import { NO_STORE_HEADERS } from '../render/render-page';
 import type { SignedOutProps } from '../../views/pages/SignedOutPage';
 import { BrandTokenService } from './brand-token.service';
 import { HandoffExchange } from './handoff-exchange';
-import { parseSigninQuery } from './journey';
+import { consentRefusal } from './consent-request';
+import { type JourneyContext, parseSigninQuery } from './journey';
 import { BINDING_COOKIE } from './login-state';
 import {
   parseBrandTokenQuery,
@@ -60,7 +61,15 @@ export class AuthController {
     private readonly logger: AppLogger,
   ) {
     this.logger.setContext(AuthController.name);
+    // Where a consent may come from: the brands' origins, this service's and the IdP's.
+    this.consentOrigins = new Set([
+      ...this.policy.allowedOrigins,
+      new URL(this.config.http.publicUrl).origin,
+      new URL(this.config.idp.issuer).origin,
+    ]);
   }
+
+  private readonly consentOrigins: ReadonlySet<string>;
 
   @Get(ROUTES.signin)
   async start(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
@@ -86,14 +95,44 @@ export class AuthController {
         'return URL dropped: it does not pass the redirect policy',
       );
     }
+    const journey = this.withConsentFrom(req, parsed.journey);
     const { sessionId, sessionBinding } = this.cookies.read(req);
     const outcome = await this.signin.start({
-      journey: parsed.journey,
+      journey,
       ...(sessionId ? { sessionId } : {}),
       ...(sessionBinding ? { binding: sessionBinding } : {}),
     });
     if ('redirect' in outcome) this.send(res, outcome);
     else this.pendingStep(res, outcome);
+  }
+
+  /**
+   * §3 acceptedTermsAndConditions changes a stored consent, so it is taken only from a top-level
+   * navigation that came from this service, a brand or the IdP (issue 15 item 10, consent-request.ts);
+   * otherwise it is ignored and logged, and the sign-in goes on.
+   */
+  private withConsentFrom(req: Request, journey: JourneyContext): JourneyContext {
+    if (journey.acceptedTermsAndConditions === undefined) return journey;
+    const header = (name: string) => {
+      const value = req.headers[name];
+      return typeof value === 'string' ? value : undefined;
+    };
+    const refusal = consentRefusal(
+      {
+        ...(header('sec-fetch-mode') ? { secFetchMode: header('sec-fetch-mode') } : {}),
+        ...(header('sec-fetch-dest') ? { secFetchDest: header('sec-fetch-dest') } : {}),
+        ...(header('sec-fetch-site') ? { secFetchSite: header('sec-fetch-site') } : {}),
+        ...(header('referer') ? { referer: header('referer') } : {}),
+      },
+      this.consentOrigins,
+    );
+    if (!refusal) return journey;
+    this.logger.warn(
+      { event: 'consent-ignored', brand: journey.brand, reason: refusal },
+      'acceptedTermsAndConditions ignored: not a navigation from this service, a brand or the IdP',
+    );
+    const { acceptedTermsAndConditions: _ignored, ...rest } = journey;
+    return rest;
   }
 
   /** Issue 14 item 10: the step is still pending after a trip to the IdP for it; no second trip. */

@@ -11,9 +11,9 @@ import { SigningKeys } from '../../src/idp/provider/signing-keys';
 import type { SessionStore } from '../../src/session/session-store';
 import { Sessions } from '../../src/session/sessions';
 import { OPEN_REDIRECT_BYPASSES } from '../fixtures/open-redirect-bypasses';
+import { NAVIGATION_HEADERS, NavigatingBrowser } from '../support/navigating-browser';
 import { Browser, BrowserResponse } from '../support/browser';
 import { freePort } from '../support/free-port';
-import { NavigatingBrowser } from '../support/navigating-browser';
 import {
   basicAuth,
   cookieAttributes,
@@ -122,8 +122,10 @@ describe('sign-in journey over HTTP (issue 4)', () => {
   });
 
   /** A browser signed in for `query`; returns the brand redirect it ended on and the jar. */
-  async function signedIn(query = 'b=psa'): Promise<{ browser: Browser; target: URL }> {
-    const browser = new Browser();
+  async function signedIn(
+    query = 'b=psa',
+    browser: Browser = new Browser(),
+  ): Promise<{ browser: Browser; target: URL }> {
     const { landing } = await signInVia(t, browser, query);
     return { browser, target: locationOf(landing) };
   }
@@ -356,7 +358,16 @@ describe('sign-in journey over HTTP (issue 4)', () => {
     it(
       'acceptedTermsAndConditions=true is saved on the account',
       async () => {
-        const { target } = await signedIn('b=psa&acceptedTermsAndConditions=true');
+        // A top-level navigation from the brand's site: where a consent may come from (issue 15
+        // item 10; attack-consent-csrf.spec.ts has the requests that may not change it).
+        const { target } = await signedIn(
+          'b=psa&acceptedTermsAndConditions=true',
+          new NavigatingBrowser({
+            ...NAVIGATION_HEADERS,
+            'sec-fetch-site': 'cross-site',
+            referer: `${t.config.http.publicUrl}/demo/brand/psa`,
+          }),
+        );
         const sub = decodeJwt(target.searchParams.get('t') ?? '').sub ?? '';
         expect(sub).not.toBe('');
         const profile = await t.app.get(AccountProfiles).get(sub);

@@ -5,7 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { LiveSessions } from '../session/live-sessions';
 import type { SessionRecord } from '../session/sessions';
-import { parseCookieHeader } from '../cookies/cookie-header';
+import { serviceCookies } from '../cookies/response-cookies';
 import { localeOfRequest } from '../locale/request-locale';
 import { AppRouterFactory } from './app-router';
 import { MAX_HEX_INPUT } from './hex-json-transformer';
@@ -32,7 +32,9 @@ export function createTrpcContext(
     readonly publicOrigin: string;
   },
 ): TrpcContext {
-  const jar = parseCookieHeader(req.headers.cookie);
+  const jar = serviceCookies(req.headers.cookie, {
+    secure: deps.publicOrigin.startsWith('https:'),
+  });
   const sessionId = jar.sessionId;
   let session: Promise<SessionRecord | undefined> | undefined;
   return {

@@ -150,6 +150,22 @@ export const COOKIE_POLICIES: Readonly<Record<CookieName, CookiePolicy>> = {
   },
 };
 
+/**
+ * The browser bindings carry the `__Host-` prefix where the origin is https (issue 15 item 9; RFC
+ * 6265bis §4.1.3.2): a browser then accepts them only Secure, host-only and for Path=/, so a sibling
+ * subdomain or a plain-http page cannot plant or shadow them. On http://localhost the prefix is not
+ * allowed (it needs Secure), so the plain names are used there.
+ */
+export const HOST_PREFIXED_COOKIES: ReadonlySet<CookieName> = new Set<CookieName>([
+  'signinBinding',
+  'sessionBinding',
+]);
+
+/** The name a cookie has on the wire in this deployment. */
+export function wireCookieName(name: CookieName, deployment: { readonly secure: boolean }): string {
+  return deployment.secure && HOST_PREFIXED_COOKIES.has(name) ? `__Host-${name}` : name;
+}
+
 /** §4 Sign-out step 2: "the three token cookies". */
 export const TOKEN_COOKIES = ['accessToken', 'refreshToken', 'sessionId'] as const;
 export type TokenCookieName = (typeof TOKEN_COOKIES)[number];

@@ -6,6 +6,7 @@ import {
   cookieOptionsFor,
   isAllowedCookieValue,
   isCookieName,
+  wireCookieName,
 } from './cookie-policy';
 
 /**
@@ -149,7 +150,11 @@ export function validatePolicyCookieWrite(
       errors: [{ field: 'name', message: 'is not a cookie this service writes' }],
     };
   }
-  const result = validateCookieWrite({ name, value, ...cookieOptionsFor(name, deployment) });
+  const result = validateCookieWrite({
+    name: wireCookieName(name, deployment),
+    value,
+    ...cookieOptionsFor(name, deployment),
+  });
   if (typeof value === 'string' && !isAllowedCookieValue(name, value)) {
     const policyError: CookieWriteError = {
       field: 'value',

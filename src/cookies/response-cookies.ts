@@ -3,7 +3,13 @@ import type { Request, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { parseCookieHeader, serializeClearing, tokenCookieClearingHeaders } from './cookie-header';
-import { CookieName, cookieOptionsFor, secureFor } from './cookie-policy';
+import {
+  CookieName,
+  HOST_PREFIXED_COOKIES,
+  cookieOptionsFor,
+  secureFor,
+  wireCookieName,
+} from './cookie-policy';
 import { validatePolicyCookieWrite } from './cookie-validation';
 
 /**
@@ -18,10 +24,9 @@ export class ResponseCookies {
     this.deployment = { secure: secureFor(config.http.publicUrl) };
   }
 
+  /** The request's cookies by this service's names (serviceCookies). */
   read(req: Request): Record<string, string> {
-    return parseCookieHeader(
-      typeof req.headers.cookie === 'string' ? req.headers.cookie : undefined,
-    );
+    return serviceCookies(req.headers.cookie, this.deployment);
   }
 
   set(res: Response, name: CookieName, value: string): void {
@@ -36,7 +41,13 @@ export class ResponseCookies {
   }
 
   clear(res: Response, name: CookieName): void {
-    res.append('Set-Cookie', serializeClearing(name, cookieOptionsFor(name, this.deployment)));
+    res.append(
+      'Set-Cookie',
+      serializeClearing(
+        wireCookieName(name, this.deployment),
+        cookieOptionsFor(name, this.deployment),
+      ),
+    );
   }
 
   /** §4 Sign-out step 2 and After login step 7. */
@@ -44,4 +55,23 @@ export class ResponseCookies {
     for (const header of tokenCookieClearingHeaders(this.deployment))
       res.append('Set-Cookie', header);
   }
+}
+
+/**
+ * A Cookie header as this service's cookies, by their names. Where the bindings carry `__Host-`
+ * (https), only the prefixed cookie counts: a plain `signinBinding` could have been planted by a
+ * sibling subdomain (issue 15 item 9).
+ */
+export function serviceCookies(
+  header: unknown,
+  deployment: { readonly secure: boolean },
+): Record<string, string> {
+  const jar = parseCookieHeader(typeof header === 'string' ? header : undefined);
+  if (!deployment.secure) return jar;
+  for (const name of HOST_PREFIXED_COOKIES) {
+    const prefixed = jar[wireCookieName(name, deployment)];
+    if (prefixed === undefined) delete jar[name];
+    else jar[name] = prefixed;
+  }
+  return jar;
 }

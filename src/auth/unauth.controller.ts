@@ -34,8 +34,10 @@ export class UnauthController {
       action: { href: again, label: t('common.unauth.signInAgain') },
       alert: true,
     });
+    // A page the collector lands on, not a challenge: 200 (issue 16 item 6). A 401 would need a
+    // WWW-Authenticate challenge (RFC 9110 §15.5.2) that no browser could answer here.
     res
-      .status(401)
+      .status(200)
       .set({ 'Cache-Control': 'no-store', 'Content-Type': 'text/html; charset=utf-8' })
       .send(html);
   }

@@ -195,7 +195,8 @@ describe('the brand on every page of the journey (issue 14 item 3)', () => {
   describe('/unauthredirect: the brand of b', () => {
     it.each(BRANDS)('b=%s: its logo and favicon, and its legal footer', async (brand) => {
       const page = await new Browser().get(`${t.url}/unauthredirect?error=Unauthorized&b=${brand}`);
-      expect(page.status).toBe(401);
+      // A landing page, not a bare 401 without a challenge (issue 16 item 6, RFC 9110 §15.5.2).
+      expect(page.status).toBe(200);
       expect(brandOf(page)).toEqual(expected(brand));
     });
 

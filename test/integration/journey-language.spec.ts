@@ -179,7 +179,8 @@ describe('the pages of a language-prefixed address', () => {
 
   it('/ja-JP/unauthredirect is the Japanese unauthorized page', async () => {
     const res = await new Browser().get(`${t.url}/ja-JP/unauthredirect?error=Unauthorized`);
-    expect(res.status).toBe(401);
+    // A landing page, not a bare 401 without a challenge (issue 16 item 6, RFC 9110 §15.5.2).
+    expect(res.status).toBe(200);
     expect(htmlLang(res)).toBe('ja-JP');
     expect(pageText(res.body)).toContain(text('ja-JP', 'unauth.title'));
   });

@@ -255,7 +255,8 @@ describe('sign-in journey over HTTP (issue 4)', () => {
           expect(target.pathname).toBe('/unauthredirect');
           expect(target.searchParams.get('error')).toBe('GoldinInvalidOktaSession');
           const page = await browser.get(target.href);
-          expect(page.status).toBe(401);
+          // A landing page, not a bare 401 without a challenge (issue 16 item 6, RFC 9110 §15.5.2).
+          expect(page.status).toBe(200);
           expect(page.body).toContain(`<html lang="${locale}"`);
           const body = pageText(page.body);
           expect(body).toContain(text(locale, 'common.unauth.GoldinInvalidOktaSession'));

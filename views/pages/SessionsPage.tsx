@@ -89,13 +89,13 @@ export function SessionsPage({ data, t }: PageProps) {
                 </dd>
               </div>
             </dl>
-            {row.current ? (
-              <p className="session-current">{t('common.sessions.thisDevice')}</p>
-            ) : null}
+            {/* Always a cell, empty on other rows, so every row's columns line up (issue 16 item 5). */}
+            <p className="session-current">{row.current ? t('common.sessions.thisDevice') : ''}</p>
             <Button
               size="sm"
               variant="secondary"
               destructive
+              className="session-action"
               disabled={busy}
               onClick={() => void endOne(row)}
             >

@@ -9,6 +9,7 @@ import { AuthEvents } from '../logging/auth-events';
 import { OidcClient, TokenResult } from '../oidc/oidc-client';
 import { AccountProfiles } from '../session/account-profiles';
 import { pendingStepOf } from '../session/account-status';
+import { AccountSummaries } from '../session/account-summary';
 import { bindingHashOf } from '../session/browser-binding';
 import { SessionEnding } from '../session/session-ending';
 import { LiveSessions } from '../session/live-sessions';
@@ -72,6 +73,7 @@ export class SigninService {
     private readonly handoffs: HandoffCodes,
     private readonly profiles: AccountProfiles,
     private readonly events: AuthEvents,
+    private readonly summaries: AccountSummaries,
   ) {}
 
   /**
@@ -185,6 +187,7 @@ export class SigninService {
         ? { promptMfaSignin: false as const }
         : {}),
       ...(isShellPendingStep(pending.pendingStep) ? { askedIdpFor: pending.pendingStep } : {}),
+      account: await this.summaries.atSignin(tokens.claims, tokens.accessToken, fresh.sub),
       family: randomKey(),
     };
     this.events.signin(pending.journey.brand, subjectOf(record), 'idp');

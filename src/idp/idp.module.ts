@@ -6,13 +6,14 @@ import { AppLogger } from '../logging/app-logger';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { SessionStore } from '../session/session-store';
 import { AccountStore } from './accounts/account-store';
+import { CodeLimits } from './accounts/code-limits';
 import { FactorStore } from './accounts/factor-store';
 import { OneTimeCodes } from './accounts/one-time-codes';
 import { seedDemoUsers } from './demo-users';
 import { FlowRecords } from './interaction/flow-records';
 import { InteractionController } from './interaction/interaction.controller';
 import { InteractionService } from './interaction/interaction.service';
-import { SigninSteps } from './interaction/signin-steps';
+import { AccountSignOut, SigninSteps } from './interaction/signin-steps';
 import { MESSAGE_SENDER, MessageSender } from './outbox/message-sender';
 import { OutboxSender } from './outbox/outbox';
 import { OutboxController } from './outbox/outbox.controller';
@@ -46,6 +47,28 @@ function openDatabase(config: AppConfig): Database.Database {
 function migrated<T extends { migrate(): void }>(store: T): T {
   store.migrate();
   return store;
+}
+
+/**
+ * A password reset signs the account out everywhere through the IdP itself (EmbeddedIdp.
+ * endEverySessionOf: its sessions and grants, then OIDC Back-Channel Logout to this service), and
+ * the outcome is logged: a relying party that could not be told is a warning, not a failed reset.
+ */
+function accountSignOut(idp: EmbeddedIdp, logger: AppLogger): AccountSignOut {
+  return {
+    async everywhere(accountId) {
+      const { sessions, grants, notified, failed } = await idp.endEverySessionOf(accountId);
+      logger.info(
+        { event: 'account-signed-out', reason: 'password-reset', sessions, grants, notified },
+        'every session of the account ended',
+      );
+      for (const { clientId, error } of failed)
+        logger.warn(
+          { event: 'account-signed-out', clientId, err: error },
+          'back-channel logout not delivered',
+        );
+    },
+  };
 }
 
 /**
@@ -87,6 +110,11 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
           useFactory: (db: Database.Database) => migrated(new OneTimeCodes(db)),
         },
         {
+          provide: CodeLimits,
+          inject: [IDP_DATABASE],
+          useFactory: (db: Database.Database) => migrated(new CodeLimits(db)),
+        },
+        {
           provide: OutboxSender,
           inject: [IDP_DATABASE],
           useFactory: (db: Database.Database) => migrated(new OutboxSender(db)),
@@ -104,28 +132,60 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
         },
         {
           provide: SigninSteps,
-          inject: [AccountStore, FactorStore, OneTimeCodes, MESSAGE_SENDER],
+          inject: [
+            AccountStore,
+            FactorStore,
+            OneTimeCodes,
+            MESSAGE_SENDER,
+            CodeLimits,
+            EmbeddedIdp,
+            AppLogger,
+          ],
           useFactory: (
             accounts: AccountStore,
             factors: FactorStore,
             codes: OneTimeCodes,
             sender: MessageSender,
-          ) => new SigninSteps({ accounts, factors, codes, sender }),
+            limits: CodeLimits,
+            idp: EmbeddedIdp,
+            logger: AppLogger,
+          ) => {
+            logger.setContext('SigninSteps');
+            return new SigninSteps({
+              accounts,
+              factors,
+              codes,
+              sender,
+              limits,
+              signOut: accountSignOut(idp, logger),
+            });
+          },
         },
         {
           provide: EmbeddedIdp,
-          inject: [APP_CONFIG, IDP_STATE_STORE, AccountStore, AppLogger, PageRenderer],
+          inject: [APP_CONFIG, IDP_STATE_STORE, AccountStore, FactorStore, AppLogger, PageRenderer],
           useFactory: (
             config: AppConfig,
             store: SessionStore,
             accounts: AccountStore,
+            factors: FactorStore,
             logger: AppLogger,
             pages: PageRenderer,
           ) => {
             logger.setContext('EmbeddedIdp');
+            // The account as the tokens and userinfo describe it, with its verified second factors
+            // (issue 16 item 4: the landing lists them, learnt through OIDC like any issuer's claims).
+            const lookup = {
+              findById: async (id: string) => {
+                const account = await accounts.findById(id);
+                if (!account) return undefined;
+                const verified = await factors.listVerified(id);
+                return { ...account, factors: [...new Set(verified.map((f) => f.type))] };
+              },
+            };
             // Logged like the service's own failures: once, at error level, with the correlation id
             // the page shows, and what failed (an outage of its state store says so).
-            return EmbeddedIdp.create(config, store, accounts, providerPages(pages), (ctx, error) =>
+            return EmbeddedIdp.create(config, store, lookup, providerPages(pages), (ctx, error) =>
               logger.error(
                 { err: error, correlationId: ctx.req.id, path: ctx.path },
                 `embedded IdP request failed: ${error.message}`,

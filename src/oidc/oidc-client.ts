@@ -169,6 +169,19 @@ export class OidcClient {
     }
   }
 
+  /**
+   * The IdP's userinfo for an access token (OIDC Core §5.3), its `sub` checked against the one the
+   * caller knows (§5.3.4: a response for another subject is refused).
+   */
+  async userinfo(accessToken: string, expectedSub: string): Promise<Record<string, unknown>> {
+    const configuration = await this.configuration(this.serviceClient);
+    try {
+      return { ...(await client.fetchUserInfo(configuration, accessToken, expectedSub)) };
+    } catch (error) {
+      throw wrap('userinfo could not be read', error);
+    }
+  }
+
   /** §7 Token refresh: grant_type=refresh_token with the scope 'offline_access openid customer'. */
   async refresh(refreshToken: string, credentials = this.serviceClient): Promise<TokenResult> {
     const configuration = await this.configuration(credentials);

@@ -8,6 +8,7 @@ import { SessionEnding } from './session-ending';
 import { Sessions } from './sessions';
 import { TokenRefresher } from './token-refresh';
 import { TokenVault } from './token-vault';
+import { AccountSummaries } from './account-summary';
 import { RedisSessionStore } from './redis-session-store';
 import { SESSION_STORE, SessionStore } from './session-store';
 import { SqliteSessionStore } from './sqlite-session-store';
@@ -22,7 +23,14 @@ export function createSessionStore(config: AppConfig): SessionStore {
   }
 }
 
-const SESSION_PROVIDERS = [Sessions, TokenRefresher, LiveSessions, SessionEnding, AccountProfiles];
+const SESSION_PROVIDERS = [
+  Sessions,
+  TokenRefresher,
+  LiveSessions,
+  SessionEnding,
+  AccountProfiles,
+  AccountSummaries,
+];
 
 /**
  * Server-side state (DESIGN.md "Storage"): the store port with its configured adapter, the session

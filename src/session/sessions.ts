@@ -6,6 +6,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { TokenSet } from '../oidc/oidc-client';
 import { SESSION_STORE, SessionStore } from './session-store';
 import { TokenVault } from './token-vault';
+import type { AccountSummary } from './account-summary';
 
 export type { TokenSet } from '../oidc/oidc-client';
 
@@ -67,6 +68,11 @@ export interface SessionRecord {
    * before it existed count from their creation.
    */
   readonly signedInAt?: number;
+  /**
+   * Who signed in (issue 16 item 4), from the ID token and userinfo at the sign-in: the landing shows
+   * it without asking the IdP on every visit.
+   */
+  readonly account?: AccountSummary;
 }
 
 /** One of a collector's sessions, as the session management page lists it. */

@@ -1,7 +1,13 @@
 import { ROUTES } from '../shared/routes';
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { localeOfRequest } from '../locale/request-locale';
 import { ShellRenderer } from '../render/shell-renderer';
+import { accountSummaryOf } from '../session/account-summary';
+import { Sessions } from '../session/sessions';
+import type { LandingData } from '../shared/landing';
+import { continueLinks } from './landing';
 import { signedInPageOptions } from './shell-access';
 import { ShellDoor } from './shell-door';
 
@@ -14,16 +20,29 @@ export class CollectionController {
   constructor(
     private readonly door: ShellDoor,
     private readonly shell: ShellRenderer,
+    private readonly sessions: Sessions,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /**
+   * Issue 16 item 4: the collector's account home: who is signed in and their second factors (the
+   * session's summary, from the ID token and userinfo at the sign-in), how many sessions they have,
+   * and the family's sites to continue to in their language.
+   */
   @Get(ROUTES.collection)
   async show(@Req() req: Request, @Res() res: Response): Promise<void> {
     const admission = await this.door.admit(req, res);
     if (!admission) return;
+    const landing: LandingData = {
+      account: accountSummaryOf(admission.record),
+      sessionCount: (await this.sessions.listForSubject(admission.record.sub)).length,
+      continueTo: continueLinks(this.config.brands, localeOfRequest(req)),
+    };
     this.shell.render(req, res, {
       page: 'collection',
       titleKey: 'collection.title',
       ...signedInPageOptions(admission),
+      props: { ...landing },
     });
   }
 }

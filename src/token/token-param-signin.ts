@@ -4,6 +4,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
 import { AppLogger } from '../logging/app-logger';
 import { AuthEvents } from '../logging/auth-events';
+import { AccountSummaries } from '../session/account-summary';
 import { bindingHashOf } from '../session/browser-binding';
 import { LiveSessions } from '../session/live-sessions';
 import { randomKey } from '../session/one-time-store';
@@ -85,6 +86,7 @@ export class TokenParamSignin {
     private readonly liveSessions: LiveSessions,
     private readonly events: AuthEvents,
     private readonly logger: AppLogger,
+    private readonly summaries: AccountSummaries,
   ) {
     this.logger.setContext(TokenParamSignin.name);
   }
@@ -163,6 +165,8 @@ export class TokenParamSignin {
       family: randomKey(),
       bindingHash: bindingHashOf(binding),
       startedBy: 'handed-over-token',
+      // Who signed in, for the landing (issue 16 item 4): the token's claims and userinfo.
+      account: await this.summaries.atSignin(claims, token, subject),
     });
     this.events.signin(brand, { sub: subject, collectorsId: claims.CollectorsId }, 'token');
     return {

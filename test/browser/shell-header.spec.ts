@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Cookie, Page } from 'playwright-core';
 import {
   DESKTOP,
   PHONE,
@@ -6,6 +6,7 @@ import {
   focusedElement,
   seriousViolations,
   settle,
+  signedInCookies,
   until,
   waitForHydration,
   watchPage,
@@ -20,12 +21,22 @@ import {
 describe('shell header in Chromium', () => {
   const fixture = useShellBrowser();
   let context: BrowserContext;
+  /**
+   * The fixture's collector signs in from the collectors brand, whose shell shows §2's alternative
+   * account menu (issue 16 item 1); the §2 account menu and its Japan set are those of every other
+   * brand's shell, seen here with a session from the grading brand psa.
+   */
+  let gradingCookies: Cookie[] = [];
+  beforeAll(async () => {
+    gradingCookies = await signedInCookies(fixture.shell.t, undefined, 'psa');
+  }, TEST_TIMEOUT_MS);
 
   async function openCollection(
     viewport: { width: number; height: number } = DESKTOP,
     path = '/collection',
+    cookies: Cookie[] = fixture.cookies,
   ): Promise<Page> {
-    context = await fixture.context({ cookies: fixture.cookies, viewport });
+    context = await fixture.context({ cookies, viewport });
     const page = await context.newPage();
     await page.goto(`${fixture.shell.t.url}${path}`);
     await waitForHydration(page);
@@ -118,7 +129,7 @@ describe('shell header in Chromium', () => {
   it(
     'the account menu: pointer and keyboard, its entries end with Sign Out, axe while open',
     async () => {
-      const page = await openCollection();
+      const page = await openCollection(DESKTOP, '/collection', gradingCookies);
       const button = accountButton(page);
       const panel = await panelOf(page, button);
       await button.click();
@@ -145,9 +156,39 @@ describe('shell header in Chromium', () => {
   );
 
   it(
+    'the collectors brand’s shell shows the alternative account menu, then Sign Out (issue 16 item 1)',
+    async () => {
+      const page = await openCollection();
+      const button = accountButton(page);
+      const panel = await panelOf(page, button);
+      await button.click();
+      await panel.waitFor({ state: 'visible' });
+      // §2 "Account menu (alternative): Home, Orders, Collection & Vault, Account, Help & Support,
+      // Submissions".
+      expect(await panel.locator('a').allTextContents()).toEqual([
+        'Home',
+        'Orders',
+        'Collection & Vault',
+        'Account',
+        'Help & Support',
+        'Submissions',
+        'Sign Out',
+      ]);
+      expect(await panel.locator('a').last().getAttribute('href')).toBe(
+        '/logout/collectorsid?b=collectors',
+      );
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await panel.waitFor({ state: 'hidden' });
+      expect(await button.evaluate((el) => el === document.activeElement)).toBe(true);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
     'the Japanese header: reduced navigation and the Japanese account menu',
     async () => {
-      const page = await openCollection(DESKTOP, '/collection?lang=ja-JP');
+      const page = await openCollection(DESKTOP, '/collection?lang=ja-JP', gradingCookies);
       // §2: about, grading standards, research, contact: plain links, no dropdowns.
       expect(await page.locator('.site-header__nav-list > li').count()).toBe(4);
       expect(await page.locator('.site-header__nav .site-header__dropdown-button').count()).toBe(0);
@@ -185,10 +226,12 @@ describe('shell header in Chromium', () => {
       await sectionList.waitFor({ state: 'visible' });
       expect(await section.getAttribute('aria-expanded')).toBe('true');
       expect(await sectionList.locator('a').count()).toBeGreaterThan(0);
-      // The account section is always there.
+      // The account section is always there: the settings menu, titled Menu (issue 16 item 1).
       expect(await panel.locator('.site-header__mobile-account a').last().textContent()).toBe(
         'Sign Out',
       );
+      expect(await panel.locator('.site-header__mobile-heading').textContent()).toBe('Menu');
+      expect(await panel.locator('.site-header__mobile-account a').count()).toBe(9);
       expect(await seriousViolations(page)).toEqual([]);
 
       // Keyboard: Enter collapses the focused section; Escape closes the panel, focus on the toggle.

@@ -84,8 +84,12 @@ describe('embedded IdP: the OpenID Connect cycle with openid-client', () => {
       CollectorsId: payload.CollectorsId,
       NavisionId: payload.NavisionId,
     });
-    // Only the scopes asked for: no email or profile claims without those scopes.
-    expect(claims?.email).toBeUndefined();
+    // Only the scopes asked for. §7 fixes them (openid customer offline_access), so `customer`
+    // carries who signed in (name, email, second factors) for the landing (issue 16 item 4); what
+    // only `profile` carries (locale) stays out.
+    expect(claims).toMatchObject({ email: 'collector@example.com', name: 'Casey Collector' });
+    expect(claims?.locale).toBeUndefined();
+    expect(claims?.email_verified).toBeUndefined();
 
     // offline_access granted the Okta way: a refresh token, and it rotates.
     expect(tokens.refresh_token).toEqual(expect.any(String));

@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, BrowserContextOptions, Cookie, Page } from 'playwright-core';
 import type { RawEnv } from '../../src/config/config.schema';
+import type { Brand } from '../../src/shared/brand';
 import { signedInSession } from './account-api';
 import { launchChromium } from './chromium';
 import { TestApp, startTestApp } from './test-app';
@@ -55,9 +56,17 @@ export async function startShellBrowser(env: RawEnv = {}): Promise<ShellBrowser>
   }
 }
 
-/** A signed-in collector's cookies (see account-api.ts), ready for context.addCookies. */
-export async function signedInCookies(t: TestApp, email?: string): Promise<Cookie[]> {
-  const { cookie } = await signedInSession(t, email);
+/**
+ * A signed-in collector's cookies (see account-api.ts), ready for context.addCookies. The session
+ * records `brand` (the collectors brand when absent), which picks the shell's account menu (§2).
+ */
+export async function signedInCookies(
+  t: TestApp,
+  email?: string,
+  brand?: Brand,
+): Promise<Cookie[]> {
+  const start = brand ? `${t.url}/signin?b=${brand}` : undefined;
+  const { cookie } = await signedInSession(t, email, undefined, start);
   return cookiesFor(t.url, cookie);
 }
 

@@ -38,6 +38,14 @@ async function create(overrides: Partial<NewAccount> = {}): Promise<Account> {
   return account;
 }
 
+/**
+ * An account whose email was verified, as the registration's code (or an administrator) leaves it:
+ * only such an account signs in with its password (issue 15 item 2), so the password tests use it.
+ */
+function createVerified(overrides: Partial<NewAccount> = {}): Promise<Account> {
+  return create({ ...overrides, flags: { emailVerified: true, ...overrides.flags } });
+}
+
 async function check(id: string, password: string): ReturnType<AccountStore['checkPassword']> {
   const result = await store.checkPassword(id, password);
   returned.push(result);
@@ -171,6 +179,42 @@ describe(AccountStore.name, () => {
     }
   });
 
+  // Issue 15 item 2: a registration that is never verified does not keep the address from its owner.
+  describe('createAccount with replaceUnverified (the registration step)', () => {
+    it('replaces an unverified account of the address: a new id, the old one gone', async () => {
+      const squatter = await create({ givenName: 'Mallory' });
+      const owner = await store.createAccount(
+        {
+          email: ` ${squatter.email.toUpperCase()}`,
+          password: 'Own3r-password!',
+          locale: 'fr-CA',
+          givenName: 'Olivia',
+          acceptedTerms: true,
+        },
+        { replaceUnverified: true },
+      );
+      expect(owner.id).not.toBe(squatter.id);
+      expect(owner).toMatchObject({ email: squatter.email, givenName: 'Olivia', locale: 'fr-CA' });
+      expect(await store.findById(squatter.id)).toBeUndefined();
+      expect(await store.findByEmail(squatter.email)).toEqual(owner);
+    });
+
+    it('never replaces a verified account, and without the option replaces nothing', async () => {
+      const verified = await createVerified();
+      await expectAccountError(
+        store.createAccount(
+          { email: verified.email, password: PASSWORD, locale: 'en-US', acceptedTerms: true },
+          { replaceUnverified: true },
+        ),
+        'email-taken',
+      );
+      const unverified = await create();
+      await expectAccountError(create({ email: unverified.email }), 'email-taken');
+      expect(await store.findById(verified.id)).toEqual(verified);
+      expect(await store.findById(unverified.id)).toEqual(unverified);
+    });
+  });
+
   describe('normalizeEmail', () => {
     // The documented email rule, as a table: input, normalized form or undefined (refused).
     const table: ReadonlyArray<readonly [string, string | undefined]> = [
@@ -214,7 +258,7 @@ describe(AccountStore.name, () => {
 
   describe('checkPassword (§4 Sign-in flow outcomes)', () => {
     it('answers SUCCESS for the right password and INVALID_CREDENTIALS for a wrong one', async () => {
-      const account = await create();
+      const account = await createVerified();
       expect(await check(account.id, PASSWORD)).toEqual({ outcome: 'SUCCESS' });
       expect(await check(account.id, 'Passw0rd?')).toEqual({
         outcome: 'INVALID_CREDENTIALS',
@@ -223,7 +267,7 @@ describe(AccountStore.name, () => {
     });
 
     it('locks after exactly 5 consecutive failures; then even the right password is LOCKED_OUT', async () => {
-      const account = await create();
+      const account = await createVerified();
       for (let failure = 1; failure < LOCKOUT_THRESHOLD; failure++) {
         expect(await check(account.id, 'wrong')).toEqual({
           outcome: 'INVALID_CREDENTIALS',
@@ -242,7 +286,7 @@ describe(AccountStore.name, () => {
     });
 
     it('keeps the lockout across a restart (a new store on the same file), and unlock clears it', async () => {
-      const account = await create();
+      const account = await createVerified();
       for (let failure = 0; failure < LOCKOUT_THRESHOLD; failure++) await check(account.id, 'x');
 
       const reopened = new Database(file);
@@ -262,7 +306,7 @@ describe(AccountStore.name, () => {
     });
 
     it('counts consecutive failures only: a success resets the counter', async () => {
-      const account = await create();
+      const account = await createVerified();
       for (let failure = 0; failure < LOCKOUT_THRESHOLD - 1; failure++)
         await check(account.id, 'x');
       expect(await check(account.id, PASSWORD)).toEqual({ outcome: 'SUCCESS' });
@@ -274,7 +318,7 @@ describe(AccountStore.name, () => {
     });
 
     it('answers PASSWORD_EXPIRED only after the right password', async () => {
-      const account = await create({ flags: { passwordExpired: true } });
+      const account = await createVerified({ flags: { passwordExpired: true } });
       expect((await check(account.id, 'wrong')).outcome).toBe('INVALID_CREDENTIALS');
       expect(await check(account.id, PASSWORD)).toEqual({ outcome: 'PASSWORD_EXPIRED' });
     });
@@ -284,7 +328,7 @@ describe(AccountStore.name, () => {
     });
 
     it('re-hashes an old-parameter hash after a successful sign-in', async () => {
-      const account = await create();
+      const account = await createVerified();
       const salt = Buffer.alloc(16, 1);
       const key = scryptSync(PASSWORD, salt, 32, { N: 1024, r: 8, p: 1 });
       const old = `scrypt$1024$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`;
@@ -298,9 +342,63 @@ describe(AccountStore.name, () => {
     });
   });
 
+  describe('checkPassword of an unverified address (issue 15 item 2)', () => {
+    it('answers EMAIL_UNVERIFIED to the right password, counts a wrong one, and signs in once verified', async () => {
+      const account = await create();
+      expect(await check(account.id, PASSWORD)).toEqual({ outcome: 'EMAIL_UNVERIFIED' });
+      expect(await check(account.id, 'wrong')).toEqual({
+        outcome: 'INVALID_CREDENTIALS',
+        attemptsLeft: LOCKOUT_THRESHOLD - 1,
+      });
+      await store.markEmailVerified(account.id);
+      expect(await check(account.id, PASSWORD)).toEqual({ outcome: 'SUCCESS' });
+    });
+  });
+
+  describe('recoverPassword (§4 ResetPassword)', () => {
+    it('sets the password and verifies the address; a verified account keeps its names', async () => {
+      const account = await createVerified({ givenName: 'Ada', familyName: 'Lovelace' });
+      const { account: after, replacedRegistration } = await store.recoverPassword(
+        account.id,
+        'N3w-password',
+      );
+      returned.push(after);
+      expect(replacedRegistration).toBe(false);
+      expect(after).toMatchObject({
+        emailVerified: true,
+        givenName: 'Ada',
+        familyName: 'Lovelace',
+      });
+      expect(await check(account.id, 'N3w-password')).toEqual({ outcome: 'SUCCESS' });
+    });
+
+    it('replaces an unverified registration: verified, names dropped, the old password dead', async () => {
+      const squatter = await create({ givenName: 'Mallory', familyName: 'Squatter' });
+      const { account: after, replacedRegistration } = await store.recoverPassword(
+        squatter.id,
+        'Own3r-password!',
+      );
+      expect(replacedRegistration).toBe(true);
+      expect(after).toMatchObject({ emailVerified: true, givenName: null, familyName: null });
+      expect((await check(squatter.id, PASSWORD)).outcome).toBe('INVALID_CREDENTIALS');
+      expect(await check(squatter.id, 'Own3r-password!')).toEqual({ outcome: 'SUCCESS' });
+    });
+
+    it('refuses a reused or weak password and an unknown account, and changes nothing', async () => {
+      const account = await create({ givenName: 'Kept' });
+      await expectAccountError(store.recoverPassword(account.id, PASSWORD), 'password-reused');
+      await expectAccountError(store.recoverPassword(account.id, 'weak'), 'weak-password');
+      await expectAccountError(store.recoverPassword('u-nobody', 'N3w-password'), 'not-found');
+      expect(await store.findById(account.id)).toMatchObject({
+        emailVerified: false,
+        givenName: 'Kept',
+      });
+    });
+  });
+
   describe('setPassword', () => {
     it('changes the password, clears the expiry and the failure counter', async () => {
-      const account = await create({ flags: { passwordExpired: true } });
+      const account = await createVerified({ flags: { passwordExpired: true } });
       await check(account.id, 'wrong');
       now += 60_000;
       const updated = await store.setPassword(account.id, 'N3w-password');
@@ -316,7 +414,7 @@ describe(AccountStore.name, () => {
     });
 
     it('refuses the current password, a weak one, and an unknown account', async () => {
-      const account = await create();
+      const account = await createVerified();
       await expectAccountError(store.setPassword(account.id, PASSWORD), 'password-reused');
       const weak = await expectAccountError(
         store.setPassword(account.id, 'short'),
@@ -327,7 +425,7 @@ describe(AccountStore.name, () => {
     });
 
     it('does not unlock a locked account (unlocking is its own flow)', async () => {
-      const account = await create();
+      const account = await createVerified();
       for (let failure = 0; failure < LOCKOUT_THRESHOLD; failure++) await check(account.id, 'x');
       await store.setPassword(account.id, 'N3w-password');
       expect(await check(account.id, 'N3w-password')).toEqual({ outcome: 'LOCKED_OUT' });

@@ -52,8 +52,14 @@ export interface NewAccount {
   readonly flags?: Partial<AccountFlags>;
 }
 
-/** §4 Sign-in flow outcomes this store decides (MFA_REQUIRED is the caller's, from the factors). */
-export type PasswordOutcome = 'SUCCESS' | 'PASSWORD_EXPIRED' | 'LOCKED_OUT' | 'INVALID_CREDENTIALS';
+/**
+ * §4 Sign-in flow outcomes this store decides (MFA_REQUIRED is the caller's, from the factors), and
+ * EMAIL_UNVERIFIED: the right password of an account whose email address was never proven
+ * (issue 15 item 2). Such an account does not sign in with its password: whoever registered it may
+ * not own the address.
+ */
+export type PasswordOutcome =
+  'SUCCESS' | 'PASSWORD_EXPIRED' | 'LOCKED_OUT' | 'INVALID_CREDENTIALS' | 'EMAIL_UNVERIFIED';
 
 export interface PasswordCheckResult {
   readonly outcome: PasswordOutcome;
@@ -236,7 +242,16 @@ export class AccountStore extends SqliteStore {
     );
   }
 
-  async createAccount(input: NewAccount): Promise<Account> {
+  /**
+   * A new account. With `replaceUnverified`, an account of the same address whose email was never
+   * verified is replaced (deleted, and the new one gets a new id), in the same transaction as the
+   * insert: a registration that is never verified does not keep the address from its owner
+   * (issue 15 item 2). Without it, any account of the address answers 'email-taken'.
+   */
+  async createAccount(
+    input: NewAccount,
+    options: { readonly replaceUnverified?: boolean } = {},
+  ): Promise<Account> {
     const email = normalizeEmail(input.email);
     if (!email) throw new AccountError('invalid-email');
     // §3 acceptedTermsAndConditions: an account is only ever created with the terms accepted.
@@ -248,49 +263,57 @@ export class AccountStore extends SqliteStore {
     const rules = checkPassword(input.password);
     if (rules.length > 0) throw new AccountError('weak-password', rules);
     // Checked before hashing to save the work; the UNIQUE constraint settles a race.
-    if (await this.findByEmail(email)) throw new AccountError('email-taken');
+    const existing = await this.findByEmail(email);
+    if (existing && (existing.emailVerified || !options.replaceUnverified))
+      throw new AccountError('email-taken');
     const passwordHash = await hashPassword(input.password);
     const id = newAccountId();
     const now = this.now();
     const flags = input.flags ?? {};
-    return this.run(() => {
-      try {
-        // One statement: the next collectorsId is taken and used atomically.
-        this.statement(
-          `INSERT INTO accounts (id, collectors_id, email, email_verified, given_name, family_name,
+    return this.run(
+      this.db.transaction(() => {
+        try {
+          if (options.replaceUnverified)
+            this.statement('DELETE FROM accounts WHERE email = ? AND email_verified = 0').run(
+              email,
+            );
+          // One statement: the next collectorsId is taken and used atomically.
+          this.statement(
+            `INSERT INTO accounts (id, collectors_id, email, email_verified, given_name, family_name,
              locale, password_hash, password_changed_at, password_expired, is_migrating,
              mfa_setup_required, survey_pending, accepted_terms_at, created_at, updated_at)
            SELECT @id, COALESCE(MAX(collectors_id), ${FIRST_COLLECTORS_ID - 1}) + 1, @email,
              @emailVerified, @givenName, @familyName, @locale, @passwordHash, @now,
              @passwordExpired, @isMigrating, @mfaSetupRequired, @surveyPending, @now, @now, @now
            FROM accounts`,
-        ).run({
-          id,
-          email,
-          givenName,
-          familyName,
-          locale: input.locale,
-          passwordHash,
-          now,
-          emailVerified: bit(flags.emailVerified),
-          passwordExpired: bit(flags.passwordExpired),
-          isMigrating: bit(flags.isMigrating),
-          mfaSetupRequired: bit(flags.mfaSetupRequired),
-          surveyPending: bit(flags.surveyPending),
-        });
-      } catch (error) {
-        // By code, not instanceof: under Jest the native driver's errors come from another realm.
-        if (
-          typeof error === 'object' &&
-          error !== null &&
-          (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE'
-        ) {
-          throw new AccountError('email-taken');
+          ).run({
+            id,
+            email,
+            givenName,
+            familyName,
+            locale: input.locale,
+            passwordHash,
+            now,
+            emailVerified: bit(flags.emailVerified),
+            passwordExpired: bit(flags.passwordExpired),
+            isMigrating: bit(flags.isMigrating),
+            mfaSetupRequired: bit(flags.mfaSetupRequired),
+            surveyPending: bit(flags.surveyPending),
+          });
+        } catch (error) {
+          // By code, not instanceof: under Jest the native driver's errors come from another realm.
+          if (
+            typeof error === 'object' &&
+            error !== null &&
+            (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE'
+          ) {
+            throw new AccountError('email-taken');
+          }
+          throw error;
         }
-        throw error;
-      }
-      return this.get(id);
-    });
+        return this.get(id);
+      }),
+    );
   }
 
   findByEmail(email: string): Promise<Account | undefined> {
@@ -308,15 +331,17 @@ export class AccountStore extends SqliteStore {
 
   /**
    * §4 Sign-in flow, the password step. LOCKED_OUT wins over everything, even the right password;
-   * PASSWORD_EXPIRED is only ever told to someone who knew the password. The failure that reaches
+   * PASSWORD_EXPIRED and EMAIL_UNVERIFIED are only ever told to someone who knew the password. The failure that reaches
    * LOCKOUT_THRESHOLD answers LOCKED_OUT at once. An unknown id answers INVALID_CREDENTIALS after the
    * same hashing work, so the answer and its timing say nothing about which accounts exist.
    */
   async checkPassword(id: string, password: string): Promise<PasswordCheckResult> {
     const row = await this.run(
       () =>
-        this.statement('SELECT password_hash, locked_at FROM accounts WHERE id = ?').get(id) as
-          { password_hash: string; locked_at: number | null } | undefined,
+        this.statement(
+          'SELECT password_hash, locked_at, email_verified FROM accounts WHERE id = ?',
+        ).get(id) as
+          { password_hash: string; locked_at: number | null; email_verified: number } | undefined,
     );
     if (!row) {
       this.dummyHash ??= hashPassword('not a password of anyone');
@@ -325,6 +350,9 @@ export class AccountStore extends SqliteStore {
     }
     if (row.locked_at !== null) return { outcome: 'LOCKED_OUT' };
     if (!(await verifyPassword(password, row.password_hash))) return this.recordFailure(id);
+    // Issue 15 item 2: the right password of an unproven address is not a sign-in. Told only to
+    // someone who knew the password; the counter is left alone (nothing was guessed wrong).
+    if (row.email_verified !== 1) return { outcome: 'EMAIL_UNVERIFIED' };
 
     // The counter resets only if nobody locked the account while we were hashing.
     const after = await this.run(
@@ -357,6 +385,30 @@ export class AccountStore extends SqliteStore {
        failed_password_attempts = 0`,
       { passwordHash },
     );
+  }
+
+  /**
+   * Password recovery (§4 ResetPassword after the recover-password code): setPassword, and the code
+   * proved the mailbox, so the address is verified now. An account whose address was not verified
+   * yet was registered by someone who never proved it, perhaps not its owner (issue 15 item 2): the
+   * owner's recovery replaces that registration, so the names typed into it go too (the owner gives
+   * theirs on the welcome steps). `replacedRegistration` says whether that happened.
+   */
+  async recoverPassword(
+    id: string,
+    newPassword: string,
+  ): Promise<{ readonly account: Account; readonly replacedRegistration: boolean }> {
+    const before = await this.findById(id);
+    if (!before) throw new AccountError('not-found');
+    await this.setPassword(id, newPassword);
+    const replacedRegistration = !before.emailVerified;
+    const account = await this.update(
+      id,
+      replacedRegistration
+        ? 'email_verified = 1, given_name = NULL, family_name = NULL'
+        : 'email_verified = 1',
+    );
+    return { account, replacedRegistration };
   }
 
   /** Clears a lockout (after the unlock-account code, or by an operator). */

@@ -110,8 +110,9 @@ function totpFor(secret: Secret, label = ''): TOTP {
  * Second factors (§4 SetupMfa, VerifyFactor) in the caller's SQLite database. One verified factor per
  * type: confirming a new enrolment replaces the verified one of the same type (a new phone, a new
  * authenticator). Email and SMS factors prove possession with OneTimeCodes; this store only records
- * them. Known debt: the TOTP secret is stored unencrypted (the database file is the secret), and
- * wrong TOTP codes are not counted here; the caller's rate limit bounds guessing.
+ * them. Known debt: the TOTP secret is stored unencrypted (the database file is the secret). Wrong
+ * TOTP codes are not counted here: the sign-in step counts them with CodeLimits (code-limits.ts,
+ * issue 15 item 3), like wrong emailed codes.
  */
 export class FactorStore extends SqliteStore {
   constructor(db: Database.Database, now: () => number = Date.now) {

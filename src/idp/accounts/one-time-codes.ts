@@ -40,7 +40,9 @@ interface CodeRow {
  * HMAC-SHA256 over a per-code random salt, the subject, the purpose and the code, so reading the
  * table (a backup, a support query) shows no usable code. Honest limit: a million candidates are
  * quick to try offline, so the real protection is the 10-minute life and the 5 attempts; pass a
- * server-side `pepper` (kept outside the database) as the HMAC key to close that gap too.
+ * server-side `pepper` (kept outside the database) as the HMAC key to close that gap too. The 5
+ * attempts are per code, and a new code starts them again: the wrong codes of all codes of one
+ * account and purpose, and the codes sent, are limited per hour by CodeLimits (code-limits.ts).
  */
 export class OneTimeCodes extends SqliteStore {
   private readonly key: Buffer;

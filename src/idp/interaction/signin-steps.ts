@@ -1,12 +1,19 @@
 import { AccountError, AccountStore } from '../accounts/account-store';
 import { FactorError, FactorStore, FactorType } from '../accounts/factor-store';
-import { CodePurpose, OneTimeCodes } from '../accounts/one-time-codes';
+import {
+  CodeLimits,
+  LimitVerdict,
+  LimitedPurpose,
+  limitSubject,
+  minutesUntil,
+} from '../accounts/code-limits';
+import { CodeCheck, CodePurpose, OneTimeCodes } from '../accounts/one-time-codes';
 import { checkPassword } from '../accounts/password-policy';
 import type { MessageSender } from '../outbox/message-sender';
 import type { Translate } from '../../shared/translate';
 import type { Locale } from '../../shared/locale';
 import type { FlowData } from './flow-records';
-import { StepErrorCode, StepOutcome, invalid } from './step-outcome';
+import { StepErrorCode, StepErrors, StepOutcome, invalid } from './step-outcome';
 
 export interface StepInput {
   readonly stepKey: string;
@@ -17,12 +24,28 @@ export interface StepInput {
   readonly t: Translate;
 }
 
+/**
+ * Signs an account out everywhere: every session and refresh token at the IdP and at its relying
+ * parties, this service included (EmbeddedIdp.endEverySessionOf, which says why through the
+ * back channel). A password reset calls it (issue 15 item 2).
+ */
+export interface AccountSignOut {
+  everywhere(accountId: string): Promise<void>;
+}
+
 export interface SigninStepDeps {
   readonly accounts: AccountStore;
   readonly factors: FactorStore;
   readonly codes: OneTimeCodes;
   readonly sender: MessageSender;
+  /** Wrong codes and sent codes per account and purpose (issue 15 item 3). */
+  readonly limits: CodeLimits;
+  readonly signOut: AccountSignOut;
+  readonly now?: () => number;
 }
+
+/** A code or a send that the limits refused. */
+type Refusal = Extract<LimitVerdict, { allowed: false }>;
 
 type Handler = (input: StepInput) => Promise<StepOutcome>;
 
@@ -60,6 +83,12 @@ const codeErrors: Record<'invalid' | 'expired' | 'too-many-attempts' | 'missing'
   'too-many-attempts': 'codeTooManyAttempts',
   missing: 'codeExpired',
 };
+
+/** Who a code is for, as the limits count it (limitSubject). */
+interface CodeOwner {
+  readonly accountId?: string | undefined;
+  readonly email?: string | undefined;
+}
 
 /**
  * What each sign-in step does with a form post (§4 Sign-in flow): validate, call the account stores,
@@ -129,11 +158,16 @@ export class SigninSteps {
     if ('error' in email) return invalid({ email: email.error });
     if (!isPlausibleEmail(email.value))
       return invalid({ email: 'invalidEmail' }, undefined, { email: email.value });
-    const account = await this.deps.accounts.findByEmail(email.value);
+    const found = await this.deps.accounts.findByEmail(email.value);
+    // Issue 15 item 2: an account whose address was never verified is a registration in progress,
+    // not an account: the address goes to CreateAccount, whose registration replaces it. So whoever
+    // registered someone else's address cannot sign in with it, and does not keep its owner out.
+    // The account an earlier step named is forgotten, so that no later step can act on it.
+    const account = found?.emailVerified ? found : undefined;
     return {
       kind: 'event',
       event: { type: 'EMAIL_SUBMITTED', accountExists: account !== undefined },
-      patch: { email: email.value.toLowerCase(), ...(account ? { accountId: account.id } : {}) },
+      patch: { email: email.value.toLowerCase(), accountId: account?.id },
     };
   }
 
@@ -161,16 +195,24 @@ export class SigninSteps {
     ) {
       return invalid(fields, data.email ? undefined : { code: 'notAllowed' }, values);
     }
+    // A registration sends a code to the address: counted like a resend (issue 15 item 3), by the
+    // address, since each registration of it replaces the last one's account.
+    const send = await this.reserveSend('verify-email', { email: data.email });
+    if (!send.allowed) return invalid({}, this.refusal(send), values);
     try {
-      const account = await this.deps.accounts.createAccount({
-        email: data.email,
-        password: password.value,
-        locale,
-        givenName: given.value,
-        familyName: family.value,
-        acceptedTerms: true,
-      });
-      await this.sendCode(account.id, account.email, 'verify-email', locale, t);
+      const account = await this.deps.accounts.createAccount(
+        {
+          email: data.email,
+          password: password.value,
+          locale,
+          givenName: given.value,
+          familyName: family.value,
+          acceptedTerms: true,
+        },
+        // Issue 15 item 2: an unverified registration of the address gives way to this one.
+        { replaceUnverified: true },
+      );
+      await this.deliver(account.id, account.email, 'verify-email', locale, t);
       return {
         kind: 'event',
         event: { type: 'ACCOUNT_CREATED' },
@@ -200,6 +242,9 @@ export class SigninSteps {
         { code: 'wrongPassword', args: { attemptsLeft: String(result.attemptsLeft ?? 0) } },
       );
     }
+    // Issue 15 item 2: reachable only through a step that named an account without EmailCheck's
+    // verified-only rule (recovery or unlock, then BACK); the password alone signs nobody in.
+    if (result.outcome === 'EMAIL_UNVERIFIED') return invalid({}, { code: 'emailUnverified' });
     // §4 outcomes: a correct password on an account with a verified second factor needs that factor.
     const factors =
       result.outcome === 'SUCCESS' ? await this.deps.factors.listVerified(data.accountId) : [];
@@ -258,19 +303,35 @@ export class SigninSteps {
     const rules = checkPassword(password.value);
     if (rules.length > 0) return invalid({ newPassword: { rules } });
     if (!data.accountId) return invalid({}, { code: 'notAllowed' });
+    let replacedRegistration = false;
     try {
-      await this.deps.accounts.setPassword(data.accountId, password.value);
+      if (unlock) {
+        // Recovery: the code proved the mailbox, so the address is verified now, and an unverified
+        // registration of it (perhaps not the owner's) is replaced by the owner's (issue 15 item 2).
+        const recovered = await this.deps.accounts.recoverPassword(data.accountId, password.value);
+        replacedRegistration = recovered.replacedRegistration;
+      } else {
+        await this.deps.accounts.setPassword(data.accountId, password.value);
+      }
     } catch (error) {
       if (error instanceof AccountError && error.code === 'password-reused')
         return invalid({ newPassword: 'passwordReused' });
       throw error;
     }
+    if (!unlock) return { kind: 'event', event };
     // A reset proves control of the mailbox, which is also what unlocking asks for.
-    if (unlock) await this.deps.accounts.unlock(data.accountId);
+    await this.deps.accounts.unlock(data.accountId);
+    // Issue 15 item 2, OWASP ASVS 5.0 7.4.3: whoever knew the old password is signed out
+    // everywhere, at the IdP and in the relying parties, refresh tokens included.
+    await this.deps.signOut.everywhere(data.accountId);
     return {
       kind: 'event',
       event,
-      ...(unlock ? { patch: { notice: { key: 'passwordReset' } } } : {}),
+      patch: {
+        notice: { key: 'passwordReset' },
+        // The owner of a replaced registration gives their own name on the welcome steps.
+        ...(replacedRegistration ? { isNewAccount: true } : {}),
+      },
     };
   }
 
@@ -306,11 +367,11 @@ export class SigninSteps {
         : {}),
     };
     if (factor === 'email' && data.email) {
-      await this.sendCode(data.accountId, data.email, 'enrol-email', locale, t);
+      const sent = await this.sendCode(data.accountId, data.email, 'enrol-email', locale, t);
       return {
         kind: 'event',
         event: { type: 'FACTOR_CHOSEN', factor },
-        patch: { ...patch, notice: { key: 'codeSent', args: { destination: data.email } } },
+        patch: { ...patch, notice: this.sentNotice(sent, data.email) },
       };
     }
     return { kind: 'event', event: { type: 'FACTOR_CHOSEN', factor }, patch };
@@ -330,7 +391,7 @@ export class SigninSteps {
         : (await this.deps.factors.listVerified(data.accountId)).find((f) => f.type === 'sms')
             ?.phone;
     if (!destination) return { factor };
-    await this.sendCode(
+    const sent = await this.sendCode(
       data.accountId,
       destination,
       factor === 'email' ? 'mfa-email' : 'mfa-sms',
@@ -338,10 +399,7 @@ export class SigninSteps {
       t,
       factor === 'sms' ? 'sms' : 'email',
     );
-    return {
-      factor,
-      notice: { key: 'codeSent', args: { destination: maskDestination(destination) } },
-    };
+    return { factor, notice: this.sentNotice(sent, maskDestination(destination)) };
   }
 
   private async verifyFactor(
@@ -350,18 +408,22 @@ export class SigninSteps {
   ): Promise<StepOutcome> {
     const code = text(form, 'code', 6);
     if ('error' in code) return invalid({ code: code.error });
-    if (!data.accountId || !data.factor) return invalid({}, { code: 'notAllowed' });
-    if (data.factor === 'totp') {
-      return (await this.deps.factors.verifyTotp(data.accountId, code.value))
-        ? { kind: 'event', event }
-        : invalid({ code: 'codeInvalid' });
-    }
-    const result = await this.deps.codes.check(
-      data.accountId,
-      data.factor === 'email' ? 'mfa-email' : 'mfa-sms',
-      code.value,
-    );
-    return result === 'ok' ? { kind: 'event', event } : invalid({ code: codeErrors[result] });
+    const { accountId, factor } = data;
+    if (!accountId || !factor) return invalid({}, { code: 'notAllowed' });
+    // Issue 15 item 3: wrong authenticator codes count like wrong emailed ones.
+    const result =
+      factor === 'totp'
+        ? await this.tryCode('totp', data, async () =>
+            (await this.deps.factors.verifyTotp(accountId, code.value)) ? 'ok' : 'invalid',
+          )
+        : await this.tryCode(factor === 'email' ? 'mfa-email' : 'mfa-sms', data, () =>
+            this.deps.codes.check(
+              accountId,
+              factor === 'email' ? 'mfa-email' : 'mfa-sms',
+              code.value,
+            ),
+          );
+    return result === 'ok' ? { kind: 'event', event } : this.codeRefused(result);
   }
 
   private async setupPhone({ form, data, locale, t }: StepInput): Promise<StepOutcome> {
@@ -373,14 +435,14 @@ export class SigninSteps {
       const enrolment = await this.deps.factors.startEnrolment(data.accountId, 'sms', {
         phone: normalized,
       });
-      await this.sendCode(data.accountId, normalized, 'enrol-sms', locale, t, 'sms');
+      const sent = await this.sendCode(data.accountId, normalized, 'enrol-sms', locale, t, 'sms');
       return {
         kind: 'event',
         event: { type: 'PHONE_SUBMITTED' },
         patch: {
           factor: 'sms',
           enrolmentId: enrolment.factor.id,
-          notice: { key: 'codeSent', args: { destination: maskDestination(normalized) } },
+          notice: this.sentNotice(sent, maskDestination(normalized)),
         },
       };
     } catch (error) {
@@ -395,13 +457,15 @@ export class SigninSteps {
     if ('error' in code) return invalid({ code: code.error });
     if (!data.accountId || !data.enrolmentId || !data.factor)
       return invalid({}, { code: 'notAllowed' });
+    // An authenticator being enrolled shows its secret on this very page: there is nothing to guess,
+    // so its codes are not counted; emailed and texted enrolment codes are.
     if (data.factor !== 'totp') {
-      const result = await this.deps.codes.check(
-        data.accountId,
-        data.factor === 'sms' ? 'enrol-sms' : 'enrol-email',
-        code.value,
+      const { accountId } = data;
+      const purpose = data.factor === 'sms' ? 'enrol-sms' : 'enrol-email';
+      const result = await this.tryCode(purpose, data, () =>
+        this.deps.codes.check(accountId, purpose, code.value),
       );
-      if (result !== 'ok') return invalid({ code: codeErrors[result] });
+      if (result !== 'ok') return this.codeRefused(result);
     }
     try {
       await this.deps.factors.confirmEnrolment(
@@ -446,14 +510,17 @@ export class SigninSteps {
     if (!isPlausibleEmail(email.value))
       return invalid({ email: 'invalidEmail' }, undefined, { email: email.value });
     const account = await this.deps.accounts.findByEmail(email.value);
-    if (account) await this.sendCode(account.id, account.email, purpose, locale, t);
+    // Sends are counted for an unknown address too (by the address), so that the limit answers the
+    // same whether or not the account exists (issue 15 item 3).
+    const send = await this.reserveSend(purpose, { accountId: account?.id, email: email.value });
+    if (account && send.allowed) await this.deliver(account.id, account.email, purpose, locale, t);
     return {
       kind: 'event',
       event,
       patch: {
         email: email.value.toLowerCase(),
         accountId: account?.id,
-        notice: { key: 'codeSent', args: { destination: email.value } },
+        notice: this.sentNotice(send, email.value),
       },
     };
   }
@@ -466,10 +533,16 @@ export class SigninSteps {
   ): Promise<StepOutcome> {
     const code = text(form, 'code', 6);
     if ('error' in code) return invalid({ code: code.error });
-    if (!data.accountId) return invalid({ code: 'codeInvalid' });
-    const result = await this.deps.codes.check(data.accountId, purpose, code.value);
-    if (result !== 'ok') return invalid({ code: codeErrors[result] });
-    await onSuccess?.(data.accountId);
+    const { accountId } = data;
+    // Without an account (recovery of an unknown address) every code is wrong, and counted the same.
+    const result = await this.tryCode(purpose, data, () =>
+      accountId
+        ? this.deps.codes.check(accountId, purpose, code.value)
+        : Promise.resolve('invalid'),
+    );
+    if (result !== 'ok' || !accountId)
+      return this.codeRefused(result === 'ok' ? 'invalid' : result);
+    await onSuccess?.(accountId);
     return {
       kind: 'event',
       event,
@@ -491,16 +564,29 @@ export class SigninSteps {
     };
     const purpose = purposes[stepKey];
     if (!purpose) return invalid({}, { code: 'notAllowed' });
-    if (!data.accountId)
+    // Issue 15 item 3: a resend is a send like the first (limited per hour), and it no longer
+    // starts the count of wrong codes again: that count is per account and purpose, not per code.
+    if (!data.accountId) {
+      const send = await this.reserveSend(purpose, data);
+      if (!send.allowed) return invalid({}, this.refusal(send));
       return {
         kind: 'stay',
         patch: { notice: { key: 'codeSent', args: { destination: data.email ?? '' } } },
       };
+    }
     const account = await this.deps.accounts.findById(data.accountId);
     const sms = purpose === 'mfa-sms' || purpose === 'enrol-sms';
     const destination = sms ? await this.smsDestination(data) : account?.email;
     if (!destination) return invalid({}, { code: 'notAllowed' });
-    await this.sendCode(data.accountId, destination, purpose, locale, t, sms ? 'sms' : 'email');
+    const sent = await this.sendCode(
+      data.accountId,
+      destination,
+      purpose,
+      locale,
+      t,
+      sms ? 'sms' : 'email',
+    );
+    if (!sent.allowed) return invalid({}, this.refusal(sent));
     return {
       kind: 'stay',
       patch: {
@@ -518,7 +604,77 @@ export class SigninSteps {
     return factors.find((f) => f.type === 'sms')?.phone ?? undefined;
   }
 
+  /**
+   * Tries a code under the limits of issue 15 item 3: the try counts as wrong before it is checked,
+   * so racing tries each count, and is forgiven if it was right. Once the purpose is locked, no code
+   * is checked at all (the right one included) until the lock ends.
+   */
+  private async tryCode(
+    purpose: LimitedPurpose,
+    owner: CodeOwner,
+    check: () => Promise<CodeCheck>,
+  ): Promise<CodeCheck | Refusal> {
+    const subject = limitSubject(purpose, owner);
+    if (!subject) return 'invalid';
+    const verdict = await this.deps.limits.guess(subject, purpose);
+    if (!verdict.allowed) return verdict;
+    const result = await check();
+    if (result === 'ok') await this.deps.limits.forgive(subject, purpose);
+    return result;
+  }
+
+  /** The step's answer to a code that was not accepted. */
+  private codeRefused(result: Exclude<CodeCheck, 'ok'> | Refusal): StepOutcome {
+    return typeof result === 'string'
+      ? invalid({ code: codeErrors[result] })
+      : invalid({}, this.refusal(result));
+  }
+
+  /** What the collector is told of a refused code or send: locked, or too many sent, and how long. */
+  private refusal(refused: Refusal): NonNullable<StepErrors['form']> {
+    const minutes = String(minutesUntil(refused.until, (this.deps.now ?? Date.now)()));
+    return {
+      code: refused.reason === 'locked' ? 'codeLocked' : 'tooManyCodesSent',
+      args: { minutes },
+    };
+  }
+
+  /** The notice of the next page: the code was sent, or why it was not. */
+  private sentNotice(sent: LimitVerdict, destination: string): NonNullable<FlowData['notice']> {
+    if (sent.allowed) return { key: 'codeSent', args: { destination } };
+    return {
+      key: sent.reason === 'locked' ? 'codeLocked' : 'tooManyCodesSent',
+      args: { minutes: String(minutesUntil(sent.until, (this.deps.now ?? Date.now)())) },
+    };
+  }
+
+  /** Counts a send (issue 15 item 3); allowed unless locked or past the sends of the hour. */
+  private reserveSend(purpose: CodePurpose, owner: CodeOwner): Promise<LimitVerdict> {
+    const subject = limitSubject(purpose, owner);
+    if (!subject) return Promise.resolve({ allowed: true });
+    return this.deps.limits.send(subject, purpose);
+  }
+
+  /** Counts the send, then sends the code unless the limits refused it. */
   private async sendCode(
+    accountId: string,
+    to: string,
+    purpose: CodePurpose,
+    locale: Locale,
+    t: Translate,
+    channel: 'email' | 'sms' = 'email',
+  ): Promise<LimitVerdict> {
+    // An email code's address is the account's, which is how verify-email counts (limitSubject).
+    const verdict = await this.reserveSend(purpose, {
+      accountId,
+      ...(channel === 'email' ? { email: to } : {}),
+    });
+    if (verdict.allowed) await this.deliver(accountId, to, purpose, locale, t, channel);
+    return verdict;
+  }
+
+  /** Issues a code and sends it; the caller has counted the send. */
+  private async deliver(
     accountId: string,
     to: string,
     purpose: CodePurpose,

@@ -13,6 +13,12 @@ export type StepErrorCode =
   | 'codeInvalid'
   | 'codeExpired'
   | 'codeTooManyAttempts'
+  /** Issue 15 item 3: too many wrong codes this hour; the factor or the recovery is locked a while. */
+  | 'codeLocked'
+  /** Issue 15 item 3: too many codes sent this hour. */
+  | 'tooManyCodesSent'
+  /** Issue 15 item 2: the right password of an address that was never verified. */
+  | 'emailUnverified'
   | 'termsRequired'
   | 'invalidName'
   | 'invalidPhone'

@@ -1,5 +1,5 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { SILENT_PARAM, keepOfflineAccess } from './embedded-idp';
+import { SILENT_PARAM, keepOfflineAccess, ownEndpointsFetch } from './embedded-idp';
 
 function ctxFor(
   query: Record<string, string>,
@@ -67,5 +67,30 @@ describe(keepOfflineAccess.name, () => {
     );
     keepOfflineAccess(token, known);
     expect(token.query.prompt).toBeUndefined();
+  });
+});
+
+// Issue 15 item 2: the IdP's back-channel logout reaches this service on loopback in a real process.
+describe(ownEndpointsFetch.name, () => {
+  const own = 'http://localhost:3333/backchannel-logout';
+  const dispatcher = { ssrf: 'protected' };
+  const seen: (RequestInit | undefined)[] = [];
+  const fetch = ownEndpointsFetch(new Set([own]), (_input, init) => {
+    seen.push(init);
+    return Promise.resolve(new Response(null, { status: 200 }));
+  });
+  const init = () => ({ method: 'POST', dispatcher }) as RequestInit;
+
+  it.each([
+    ['our own back-channel URI, as a string', own, false],
+    ['our own back-channel URI, as a URL', new URL(own), false],
+    ['another path of the same origin', 'http://localhost:3333/backchannel-logout/x', true],
+    ['another origin', 'http://127.0.0.1:3333/backchannel-logout', true],
+    ['a brand', 'https://psa.example/backchannel-logout', true],
+  ])('%s (%s): keeps the SSRF dispatcher: %s', async (_label, url, kept) => {
+    seen.length = 0;
+    await fetch(url, init());
+    expect(seen[0]).toMatchObject({ method: 'POST' });
+    expect('dispatcher' in (seen[0] ?? {})).toBe(kept);
   });
 });

@@ -1,8 +1,17 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Provider, { type InteractionResults, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, {
+  type Configuration,
+  type InteractionResults,
+  type KoaContextWithOIDC,
+} from 'oidc-provider';
 import type { AppConfig } from '../../config/app-config';
-import { AccountLookup, OidcConfigurationDeps, oidcConfiguration } from './oidc-configuration';
+import {
+  AccountLookup,
+  OidcConfigurationDeps,
+  oidcClients,
+  oidcConfiguration,
+} from './oidc-configuration';
 import { BRAND_PARAM } from './journey-brand';
 import { PENDING_STEP_PARAM } from '../../shared/pending-step';
 import { PutOffSteps } from './put-off-steps';
@@ -10,7 +19,7 @@ import { ROUTES } from '../../shared/routes';
 import { OKTA_ROUTES } from './okta-shape';
 import { SigningKeys } from './signing-keys';
 import type { SessionStore } from '../../session/session-store';
-import { StoreOidcStorage } from './oidc-store-adapter';
+import { EndedAccountArtefacts, StoreOidcStorage } from './oidc-store-adapter';
 
 /** Marks an authorization request that arrived with prompt=none (see `keepOfflineAccess`). */
 export const SILENT_PARAM = 'x_silent';
@@ -50,7 +59,39 @@ export function keepOfflineAccess(
   ctx.query = query;
 }
 
+type ProviderFetch = NonNullable<Configuration['fetch']>;
+
+/**
+ * oidc-provider's outgoing requests (here only its back-channel logout tokens) go through a
+ * dispatcher that refuses loopback and private addresses, against server-side request forgery by
+ * URLs a client registers. Ours are not registered by anyone but this configuration, and the
+ * embedded IdP runs only in local and dev, where this service listens on loopback: without this,
+ * the IdP could not tell the service of a logout in a real process (Jest's sandbox happens to hide the
+ * dispatcher, so only a real process showed it). So exactly the back-channel URIs of our own clients
+ * are fetched without that dispatcher; every other URL keeps it.
+ */
+export function ownEndpointsFetch(
+  own: ReadonlySet<string>,
+  base: ProviderFetch = (input, init) => globalThis.fetch(input, init),
+): ProviderFetch {
+  return (input, init) => {
+    const url = input instanceof Request ? input.url : new URL(input).href;
+    if (!own.has(url) || !init) return base(input, init);
+    const direct: RequestInit & { dispatcher?: unknown } = { ...init };
+    delete direct.dispatcher;
+    return base(input, direct);
+  };
+}
+
 export type InteractionDetails = Awaited<ReturnType<Provider['interactionDetails']>>;
+
+/** What ending an account's sessions did: at the IdP, and which relying parties were told. */
+export interface AccountSignedOut extends EndedAccountArtefacts {
+  /** Clients whose back-channel logout endpoint accepted the logout token. */
+  readonly notified: readonly string[];
+  /** Clients whose endpoint could not be reached or refused it, with why. */
+  readonly failed: readonly { readonly clientId: string; readonly error: string }[];
+}
 
 /**
  * One request's view of an oidc-provider interaction. The provider reads its own cookies from the
@@ -70,7 +111,65 @@ export interface ProviderInteraction {
  * SQLite file (DESIGN.md). The rest of the service reaches it only over HTTP, like any other issuer.
  */
 export class EmbeddedIdp {
-  private constructor(readonly provider: Provider) {}
+  private constructor(
+    readonly provider: Provider,
+    private readonly storage: StoreOidcStorage,
+    /** The clients registered with a back-channel logout endpoint (this service's own). */
+    private readonly backchannelClients: readonly string[],
+  ) {}
+
+  /**
+   * Signs the account out everywhere, as an issuer does after a password reset (issue 15 item 2;
+   * OWASP ASVS 5.0 7.4.3: all other sessions end after a change of an authentication factor, a
+   * password reset included; the issue asks it at the IdP and in this service, not as an option):
+   *
+   * 1. At the IdP: every IdP session of the account and every grant, with the authorization codes,
+   *    access and refresh tokens issued under it (`StoreOidcStorage.endAccount`); an old refresh
+   *    token then introspects as inactive and refreshes nothing (RFC 9700 §4.14.2 lets an
+   *    authorization server revoke refresh tokens on a security event such as a password change).
+   * 2. At the relying parties: each client registered with a `backchannel_logout_uri` gets one
+   *    OpenID Connect Back-Channel Logout 1.0 logout token with the account's `sub` and no `sid`,
+   *    which §2.4 gives the meaning: log out every session of that End-User at the RP. This service
+   *    is such a client: its BackchannelController verifies the token and ends the collector's
+   *    sessions with `SessionEnding.endAllOf(sub)`, which also revokes their refresh tokens and
+   *    tells the brands. (It registered `backchannel_logout_session_required` to get `sid` in its
+   *    ID tokens; its receiver accepts a token without one, as §2.4 allows.)
+   *
+   * Why the back channel and not a direct call to SessionEnding (which the layers would allow: idp/
+   * sits above session/): the embedded IdP stands in for Okta, and the service must learn of a
+   * sign-out at the IdP the way it would from any OpenID Connect issuer (DESIGN.md "Processes": the
+   * service talks to the IdP only over OpenID Connect). The seam already exists, is tested, works
+   * across instances, and ends the service's sessions whatever IdP session they came from, including
+   * sessions whose IdP session has lapsed (a logout token with a `sid` would miss those).
+   *
+   * The delivery is awaited, so when the reset's page answers, the collector's other browsers are
+   * already signed out here. A failed delivery is reported, not thrown: the reset stands, and the
+   * service's sessions then end at their next refresh, whose refresh token is already revoked.
+   */
+  async endEverySessionOf(accountId: string): Promise<AccountSignedOut> {
+    const ended = await this.storage.endAccount(accountId);
+    const notified: string[] = [];
+    const failed: { clientId: string; error: string }[] = [];
+    for (const clientId of this.backchannelClients) {
+      // oidc-provider's Client has this method when the backchannelLogout feature is on; its types
+      // do not declare it.
+      const client = (await this.provider.Client.find(clientId)) as
+        | {
+            backchannelLogoutUri?: string;
+            backchannelLogout(sub: string, sid?: string): Promise<void>;
+          }
+        | undefined;
+      if (!client?.backchannelLogoutUri) continue;
+      try {
+        // No `sid`: the token names the account only (Back-Channel Logout 1.0 §2.4).
+        await client.backchannelLogout(accountId, undefined);
+        notified.push(clientId);
+      } catch (error) {
+        failed.push({ clientId, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    return { ...ended, notified, failed };
+  }
 
   /** The interaction a sign-in step request belongs to (the controller makes one per request). */
   interaction(req: IncomingMessage, res: ServerResponse): ProviderInteraction {
@@ -95,6 +194,7 @@ export class EmbeddedIdp {
     const storage = new StoreOidcStorage(store);
     const keys = new SigningKeys(store);
     const jwks = await keys.load();
+    const clients = oidcClients(config);
     const configuration = oidcConfiguration({
       config,
       accounts,
@@ -108,6 +208,12 @@ export class EmbeddedIdp {
     // the silent marker, the brand whose pages the steps show (journey-brand.ts) and the pending
     // step this service asks a known collector to be shown (src/shared/pending-step.ts).
     configuration.extraParams = [SILENT_PARAM, BRAND_PARAM, PENDING_STEP_PARAM];
+    const backchannelUris = clients.flatMap((client) =>
+      typeof client.backchannel_logout_uri === 'string'
+        ? [new URL(client.backchannel_logout_uri).href]
+        : [],
+    );
+    configuration.fetch = ownEndpointsFetch(new Set(backchannelUris));
     const provider = new Provider(config.idp.issuer, configuration);
     provider.proxy = config.http.trustProxy > 0;
     const knownClients = new Set([
@@ -119,7 +225,10 @@ export class EmbeddedIdp {
       await next();
     });
     provider.on('server_error', onServerError);
-    return new EmbeddedIdp(provider);
+    const backchannelClients = clients
+      .filter((client) => typeof client.backchannel_logout_uri === 'string')
+      .map((client) => client.client_id);
+    return new EmbeddedIdp(provider, storage, backchannelClients);
   }
 
   /** Mounted before Nest's body parsers: the provider parses its own bodies. */

@@ -31,6 +31,8 @@ export interface IdpAccount {
   readonly isMigrating: boolean;
   readonly mfaSetupRequired: boolean;
   readonly surveyPending: boolean;
+  /** The verified second factors' types (totp, email, sms), for the `factors` claim. */
+  readonly factors?: readonly string[];
 }
 
 export interface AccountLookup {
@@ -87,6 +89,7 @@ export function accountClaims(
     ...(account.givenName ? { given_name: account.givenName } : {}),
     ...(account.familyName ? { family_name: account.familyName } : {}),
     locale: account.locale,
+    ...(account.factors ? { factors: [...account.factors] } : {}),
   };
 }
 

@@ -90,6 +90,33 @@ describe.each(backends)('%s: oidc-provider artefacts on the shared-state port', 
     expect(await codes.find('c2')).toBeUndefined();
   });
 
+  // Issue 15 item 2: a password reset ends everything the account is signed in with at the IdP.
+  it('ends every session and grant of one account, with the grants’ tokens, and nothing else', async () => {
+    const sessions = storage.adapterFor('Session');
+    const grants = storage.adapterFor('Grant');
+    const rt = storage.adapterFor('RefreshToken');
+    await sessions.upsert('s-a1', { uid: 'ua1', accountId: 'acct' }, 3600);
+    await sessions.upsert('s-a2', { uid: 'ua2', accountId: 'acct' }, 3600);
+    await grants.upsert('g-a', { accountId: 'acct' }, 3600);
+    await rt.upsert('r-a', { grantId: 'g-a', accountId: 'acct' }, 3600);
+    // Someone else's, and a session of this browser that now belongs to another account.
+    await sessions.upsert('s-b', { uid: 'ub', accountId: 'other' }, 3600);
+    await grants.upsert('g-b', { accountId: 'other' }, 3600);
+    await rt.upsert('r-b', { grantId: 'g-b', accountId: 'other' }, 3600);
+    await sessions.upsert('s-moved', { uid: 'um', accountId: 'acct' }, 3600);
+    await sessions.upsert('s-moved', { uid: 'um', accountId: 'other' }, 3600);
+
+    expect(await storage.endAccount('acct')).toEqual({ sessions: 2, grants: 1 });
+    expect(await sessions.find('s-a1')).toBeUndefined();
+    expect(await sessions.findByUid('ua2')).toBeUndefined();
+    expect(await grants.find('g-a')).toBeUndefined();
+    expect(await rt.find('r-a')).toBeUndefined();
+    expect(await sessions.find('s-b')).toBeDefined();
+    expect(await sessions.find('s-moved')).toEqual({ uid: 'um', accountId: 'other' });
+    expect(await rt.find('r-b')).toBeDefined();
+    expect(await storage.endAccount('acct')).toEqual({ sessions: 0, grants: 0 });
+  });
+
   it('is shared: a second adapter on the same store sees what the first stored', async () => {
     await storage.adapterFor('Grant').upsert('g3', { accountId: 'a' }, 60);
     expect(await new StoreOidcStorage(store).adapterFor('Grant').find('g3')).toEqual({

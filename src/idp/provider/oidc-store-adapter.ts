@@ -13,6 +13,8 @@ import type { SessionStore } from '../../session/session-store';
  *   provider's look-ups by uid (sessions) and user code (device flow).
  * - `idp:oidc-grant:{grantId}`: the set of `{model}:{id}` issued under one grant, so revoking a grant
  *   reaches codes, access and refresh tokens of every model.
+ * - `idp:oidc-account:{accountId}`: the set of `Session:{id}` and `Grant:{id}` of one account, so that
+ *   a password reset can end all of them (`endAccount`, issue 15 item 2).
  */
 
 /** Artefacts the provider stores without an expiry get this one; none of ours lives longer. */
@@ -28,6 +30,16 @@ export const artefactKey = (model: string, id: string): string => `idp:oidc:${mo
 const uidKey = (model: string, uid: string): string => `idp:oidc-uid:${model}:${uid}`;
 const userCodeKey = (model: string, code: string): string => `idp:oidc-usercode:${model}:${code}`;
 const grantKey = (grantId: string): string => `idp:oidc-grant:${grantId}`;
+const accountKey = (accountId: string): string => `idp:oidc-account:${accountId}`;
+
+/** The artefacts indexed by account: what a collector is signed in with, and what tokens hang on. */
+const ACCOUNT_MODELS: ReadonlySet<string> = new Set(['Session', 'Grant']);
+
+/** What `endAccount` ended. */
+export interface EndedAccountArtefacts {
+  readonly sessions: number;
+  readonly grants: number;
+}
 
 function ttlSeconds(expiresIn: number | undefined): number {
   return typeof expiresIn === 'number' && expiresIn > 0
@@ -60,6 +72,8 @@ export class StoreOidcStorage {
         // Index entries first: an artefact is never findable by id while its grant cannot revoke it.
         if (payload.grantId)
           await store.addMember(grantKey(payload.grantId), `${model}:${id}`, ttl);
+        if (ACCOUNT_MODELS.has(model) && typeof payload.accountId === 'string')
+          await store.addMember(accountKey(payload.accountId), `${model}:${id}`, ttl);
         if (payload.uid) await store.set(uidKey(model, payload.uid), id, ttl);
         if (payload.userCode) await store.set(userCodeKey(model, payload.userCode), id, ttl);
         await store.set(artefactKey(model, id), JSON.stringify(record), ttl);
@@ -91,17 +105,51 @@ export class StoreOidcStorage {
         if (record?.p.userCode) await dropIndex(userCodeKey(model, record.p.userCode));
         if (record?.p.grantId)
           await store.removeMember(grantKey(record.p.grantId), `${model}:${id}`);
+        if (ACCOUNT_MODELS.has(model) && typeof record?.p.accountId === 'string')
+          await store.removeMember(accountKey(record.p.accountId), `${model}:${id}`);
       },
-      async revokeByGrantId(grantId) {
-        const members = await store.members(grantKey(grantId));
-        await Promise.all(
-          members.map((member) => {
-            const at = member.indexOf(':');
-            return store.delete(artefactKey(member.slice(0, at), member.slice(at + 1)));
-          }),
-        );
-        await store.delete(grantKey(grantId));
-      },
+      revokeByGrantId: (grantId) => this.revokeGrant(grantId),
     };
+  }
+
+  /**
+   * Ends everything one account is signed in with at this IdP: every session (the browser's IdP
+   * cookie signs in nobody any more) and every grant with the codes, access and refresh tokens issued
+   * under it (introspection answers inactive). A password reset calls it (issue 15 item 2, ASVS 5.0
+   * 7.4.3). A session that meanwhile belongs to another account (the same browser signed in as
+   * someone else) is left alone. Artefacts stored before this index existed are not found.
+   */
+  async endAccount(accountId: string): Promise<EndedAccountArtefacts> {
+    let sessions = 0;
+    let grants = 0;
+    for (const member of await this.store.members(accountKey(accountId))) {
+      const at = member.indexOf(':');
+      const [model, id] = [member.slice(0, at), member.slice(at + 1)];
+      const adapter = this.adapterFor(model);
+      const payload = await adapter.find(id);
+      if (payload?.accountId !== accountId) {
+        await this.store.removeMember(accountKey(accountId), member);
+        continue;
+      }
+      if (model === 'Grant') {
+        await this.revokeGrant(id);
+        grants += 1;
+      } else {
+        sessions += 1;
+      }
+      await adapter.destroy(id);
+    }
+    return { sessions, grants };
+  }
+
+  private async revokeGrant(grantId: string): Promise<void> {
+    const members = await this.store.members(grantKey(grantId));
+    await Promise.all(
+      members.map((member) => {
+        const at = member.indexOf(':');
+        return this.store.delete(artefactKey(member.slice(0, at), member.slice(at + 1)));
+      }),
+    );
+    await this.store.delete(grantKey(grantId));
   }
 }

@@ -65,6 +65,14 @@ export const CLAIMS_BY_SCOPE = {
     'showSurvey',
     // §3 promptMfaSignin, only ever false: "Not now" on PromptSetupMfa (issue 14 item 6).
     'promptMfaSignin',
+    // Issue 16 item 4: who is signed in and their second factors, for the landing. §7 fixes the
+    // scopes a sign-in asks for (openid customer offline_access), so the account's name and email
+    // come with `customer` here, as an Okta authorization server's custom scope can carry them.
+    'name',
+    'given_name',
+    'family_name',
+    'email',
+    'factors',
   ],
   email: ['email', 'email_verified'],
   profile: ['name', 'given_name', 'family_name', 'locale'],

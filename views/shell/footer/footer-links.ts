@@ -456,6 +456,11 @@ function footerRegion(locale: Locale): FooterRegion {
   return locale === 'ja-JP' ? 'japan' : 'global';
 }
 
+/** §2: a social network's address in this locale (X and Instagram differ for Japanese). */
+export function socialHref(network: SocialNetwork, locale: Locale): string {
+  return SOCIAL_LINKS[network].href[footerRegion(locale)];
+}
+
 /** Proper nouns of the logos, read as the image's text alternative. */
 const LOGO_ALT_KEYS: Readonly<Record<Logo, string>> = {
   collectors: 'footer.brandNames.collectors',
@@ -482,7 +487,7 @@ export function footerModel(data: FooterData, variant: FooterVariant = 'default'
       ? SOCIAL_NETWORKS.map((network) => ({
           network,
           labelKey: SOCIAL_LINKS[network].labelKey,
-          href: SOCIAL_LINKS[network].href[region],
+          href: socialHref(network, data.locale),
         }))
       : [],
     showSocial: layout.social,

@@ -11,6 +11,8 @@ import { FULL_HEADER_LOGO } from './header-brand';
 import {
   DESKTOP_MIN_WIDTH,
   MENU_RESIZE_DELAY_MS,
+  accountMenu,
+  desktopNav,
   signInLink,
   homeHref,
   mobileNav,
@@ -38,12 +40,15 @@ export interface FullHeaderProps {
 
 /**
  * §2 full header, the grading brand's site header: skip link, logo, desktop navigation with
- * dropdowns, start-submission button, account menu, the dark-mode switch (local and dev only) and,
- * below the desktop width, a menu button that opens the mobile panel. Everything renders closed on
+ * dropdowns, start-submission button, account menu (the alternative one in the collectors brand's
+ * shell), the dark-mode switch (local and dev only) and, below the desktop width, a menu button that
+ * opens the mobile panel (the shared site sections and the settings menu). Everything renders closed on
  * the server and on the first client render; menus open only through events after hydration.
  */
 export function FullHeader({ data, t }: FullHeaderProps) {
-  const nav = useMemo(() => mobileNav(data), [data]);
+  const desktop = useMemo(() => desktopNav(data), [data]);
+  const account = useMemo(() => accountMenu(data), [data]);
+  const mobile = useMemo(() => mobileNav(data), [data]);
   const signIn = signInLink(data.locale);
   const submit = useMemo(() => startSubmissionLink(data), [data]);
   const [menus, setMenus] = useState<HeaderMenus>(CLOSED_MENUS);
@@ -114,7 +119,7 @@ export function FullHeader({ data, t }: FullHeaderProps) {
       </div>
       <div className="site-header__desktop-row">
         <DesktopNav
-          items={nav.sections}
+          items={desktop}
           t={t}
           currentPath={data.currentPath}
           openKey={menus.dropdown}
@@ -123,7 +128,7 @@ export function FullHeader({ data, t }: FullHeaderProps) {
         />
         {signedIn ? (
           <AccountMenu
-            menu={nav.account}
+            menu={account}
             t={t}
             currentPath={data.currentPath}
             open={menus.dropdown === ACCOUNT_MENU_KEY}
@@ -137,7 +142,7 @@ export function FullHeader({ data, t }: FullHeaderProps) {
         )}
       </div>
       <MobilePanel
-        nav={nav}
+        nav={mobile}
         t={t}
         currentPath={data.currentPath}
         open={menus.mobileOpen}

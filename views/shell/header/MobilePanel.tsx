@@ -7,6 +7,7 @@ import { NavLinkItem } from './NavLinkItem';
 export const MOBILE_PANEL_ID = 'site-header-mobile-panel';
 const sectionId = (key: string) => `site-header-section-${key}`;
 const ACCOUNT_HEADING_ID = 'site-header-mobile-account';
+const NEW_TAB_HINT_ID = 'site-header-new-tab-hint';
 
 export interface MobilePanelProps {
   readonly nav: MobileNav;
@@ -40,6 +41,7 @@ function LinkList({
             t={t}
             currentPath={currentPath}
             className="site-header__mobile-link"
+            newTabHintId={NEW_TAB_HINT_ID}
           />
         </li>
       ))}
@@ -48,8 +50,9 @@ function LinkList({
 }
 
 /**
- * §2 mobile navigation: the panel the header's menu button opens, with the desktop dropdowns as
- * expandable sections (each a button with aria-expanded) and an account section.
+ * §2 mobile navigation: the panel the header's menu button opens, with the shared site sections
+ * (plain links, and expandable sections, each a button with aria-expanded and aria-controls) and an
+ * account section, the settings menu titled "Menu" (issue 16 item 1).
  */
 export function MobilePanel(props: MobilePanelProps) {
   const { nav, t, currentPath, open, expanded } = props;
@@ -58,6 +61,7 @@ export function MobilePanel(props: MobilePanelProps) {
     event.stopPropagation();
     props.onEscape();
   };
+  // Signed out, the account section offers Sign In instead of the settings menu's entries.
   const accountLinks = props.signIn ? [props.signIn] : [...nav.account.links, nav.account.signOut];
   return (
     <div id={MOBILE_PANEL_ID} className="site-header__mobile" hidden={!open} onKeyDown={onKeyDown}>
@@ -103,10 +107,14 @@ export function MobilePanel(props: MobilePanelProps) {
           </nav>
           <nav className="site-header__mobile-account" aria-labelledby={ACCOUNT_HEADING_ID}>
             <p id={ACCOUNT_HEADING_ID} className="site-header__mobile-heading">
-              {t('header.a11y.accountMenu')}
+              {t(nav.account.title)}
             </p>
             <LinkList links={accountLinks} t={t} currentPath={currentPath} />
           </nav>
+          {/* Read after each link that opens in a new tab (aria-describedby reads hidden text). */}
+          <span id={NEW_TAB_HINT_ID} hidden>
+            {t('header.a11y.opensInNewTab')}
+          </span>
         </>
       ) : null}
     </div>

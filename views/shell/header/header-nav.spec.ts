@@ -2,13 +2,18 @@ import { isActiveLink } from '../active-link';
 import { BRANDS } from '../../../src/shared/brand';
 import { LOCALES, type Locale } from '../../../src/shared/locale';
 import { simpleHeaderLogo } from './header-brand';
+import { SOCIAL_LINKS } from '../footer/footer-links';
 import {
   accountMenu,
+  accountMenuKind,
   desktopNav,
   homeHref,
   mobileNav,
+  settingsMenu,
+  sharedSiteNav,
   signOutHref,
   startSubmissionLink,
+  type AccountMenuKind,
   type NavItem,
   type NavLink,
 } from './header-nav';
@@ -87,11 +92,164 @@ describe('header navigation (§2 Headers)', () => {
     expect(startSubmissionLink(shellData({ locale })).label).toBe(label);
   });
 
-  it('the mobile navigation holds the desktop entries and the account menu', () => {
+  // Issue 16 item 1 replaced the assertion that the mobile panel repeats the desktop entries and
+  // the account menu: the panel now carries §2's shared site sections and the settings menu. The
+  // desktop entries and account menus keep their own tables above; the panel's are below.
+  it('the mobile navigation holds the shared site sections and the settings menu', () => {
     for (const locale of LOCALES) {
       const data = shellData({ locale, features: ['gettingStarted'] });
-      expect(mobileNav(data)).toEqual({ sections: desktopNav(data), account: accountMenu(data) });
+      expect(mobileNav(data)).toEqual({
+        sections: sharedSiteNav(data),
+        account: settingsMenu(data),
+      });
     }
+  });
+
+  describe('the mobile panel (§2 shared header labels, issue 16 item 1)', () => {
+    // §2: "Services & Prices. Research: Cert Verification, Auction Prices, Pop Report, Population
+    // Report, Price Guide, Card Facts, Card Ladder. Vault. Set Registry. Info Center: Grading
+    // Standards, Packaging Guidelines, Hobby News, Resources, FAQ, Help & Support. More: Collectors
+    // Club, Store, Sales, Dealer Directory, Forums, social links. About, Contact."
+    const SHARED_SITE_SECTIONS = [
+      'servicesAndPrices',
+      'research: certVerification, auctionPrices, popReport, populationReport, priceGuide, cardFacts, cardLadder',
+      'vault',
+      'setRegistry',
+      'infoCenter: gradingStandards, packagingGuidelines, hobbyNews, resources, faq, helpAndSupport',
+      'more: collectorsClub, store, sales, dealerDirectory, forums, facebook, x, instagram, youtube',
+      'about',
+      'contact',
+    ];
+
+    it.each(LOCALES)(
+      '%s: the shared site sections, in every locale and with any flag',
+      (locale) => {
+        for (const features of [[], ['gettingStarted']])
+          expect(shape(mobileNav(shellData({ locale, features })).sections)).toEqual(
+            SHARED_SITE_SECTIONS,
+          );
+      },
+    );
+
+    it.each(LOCALES)('%s: the section labels are the §2 keys', (locale) => {
+      const labels = mobileNav(shellData({ locale })).sections.map((item) => item.label);
+      expect(labels).toEqual([
+        'header.nav.servicesAndPrices',
+        'header.nav.research.title',
+        'header.nav.vault',
+        'header.nav.setRegistry',
+        'header.nav.infoCenter.title',
+        'header.nav.more.title',
+        'header.nav.about',
+        'header.nav.contact',
+      ]);
+    });
+
+    it('Research is the desktop dropdown, entry for entry', () => {
+      const data = shellData();
+      const research = (items: readonly NavItem[]) => items.find((i) => i.key === 'research');
+      expect(research(mobileNav(data).sections)).toEqual(research(desktopNav(data)));
+    });
+
+    // §2 Footer: "Social links open in a new tab. Their addresses differ for the Japanese locale for
+    // X and Instagram." The header's social links are the footer's.
+    it.each(LOCALES)(
+      '%s: More ends with the footer’s social links, opening in a new tab',
+      (locale) => {
+        const more = mobileNav(shellData({ locale })).sections.find((i) => i.key === 'more');
+        const social = more?.kind === 'dropdown' ? more.links.filter((l) => l.newTab) : [];
+        const region = locale === 'ja-JP' ? 'japan' : 'global';
+        expect(social).toEqual(
+          (['facebook', 'x', 'instagram', 'youtube'] as const).map((network) => ({
+            kind: 'link',
+            key: network,
+            label: `header.brandNames.${network}`,
+            href: SOCIAL_LINKS[network].href[region],
+            newTab: true,
+          })),
+        );
+        // Only the social links leave the configured sites or open a new tab.
+        expect(allLinks(mobileNav(shellData({ locale })).sections).filter((l) => l.newTab)).toEqual(
+          social,
+        );
+      },
+    );
+
+    // §2: "Settings menu: Menu, Home, Profile, My Account, Orders, Collection, Vault Shipping,
+    // Customer Request Center, Help & Support, Sign Out."
+    it.each(LOCALES)('%s: the account section is the settings menu, titled Menu', (locale) => {
+      const menu = mobileNav(shellData({ locale, brand: 'pcgs' })).account;
+      expect(menu.title).toBe('header.settingsMenu.title');
+      expect([...menu.links, menu.signOut].map((l) => l.label)).toEqual([
+        'header.settingsMenu.home',
+        'header.settingsMenu.profile',
+        'header.settingsMenu.myAccount',
+        'header.settingsMenu.orders',
+        'header.settingsMenu.collection',
+        'header.settingsMenu.vaultShipping',
+        'header.settingsMenu.customerRequestCenter',
+        'header.settingsMenu.helpAndSupport',
+        'header.settingsMenu.signOut',
+      ]);
+      // The same sign-out as the desktop account menu (issue 14 item 2).
+      expect(menu.signOut.href).toBe(signOutHref('pcgs', locale));
+    });
+
+    it('a label the desktop row, the account menus or the footer also link leads to the same page', () => {
+      const data = shellData({ features: ['gettingStarted'] });
+      const hrefOf = (links: readonly NavLink[], key: string) =>
+        links.find((l) => l.key === key)?.href;
+      const mobile = allLinks(mobileNav(data).sections);
+      const desktop = allLinks(desktopNav(data));
+      expect(hrefOf(mobile, 'vault')).toBe(hrefOf(desktop, 'vault'));
+      expect(hrefOf(mobile, 'setRegistry')).toBe(hrefOf(desktop, 'setRegistry'));
+      const settings = settingsMenu(data).links;
+      const full = accountMenu(data).links;
+      for (const key of ['home', 'orders', 'collection', 'vaultShipping', 'helpAndSupport'])
+        expect({ key, href: hrefOf(settings, key) }).toEqual({ key, href: hrefOf(full, key) });
+      expect(hrefOf(settings, 'customerRequestCenter')).toBe(hrefOf(full, 'requestCenter'));
+      expect(hrefOf(settings, 'myAccount')).toBe(hrefOf(full, 'account'));
+      expect(hrefOf(mobile, 'helpAndSupport')).toBe('https://grading.test/support'); // §2 routes
+    });
+  });
+
+  describe('which account menu a shell shows (§2, issue 16 item 1)', () => {
+    // The collectors brand's shell shows the alternative menu in every locale; any other brand the
+    // §2 menu, reduced for Japan.
+    const table: [string, Locale, AccountMenuKind][] = [];
+    for (const brand of BRANDS)
+      for (const locale of LOCALES) {
+        const collectors = brand === 'collectors' || brand === 'collectorsmobile';
+        table.push([
+          brand,
+          locale,
+          collectors ? 'alternative' : locale === 'ja-JP' ? 'japan' : 'full',
+        ]);
+      }
+
+    it.each(table)('%s in %s: %s', (brand, locale, expected) => {
+      expect(accountMenuKind({ brand: brand as (typeof BRANDS)[number], locale })).toBe(expected);
+    });
+
+    // §2: "Account menu (alternative): Home, Orders, Collection & Vault, Account, Help & Support,
+    // Submissions."
+    it.each(LOCALES)('%s: the alternative menu’s entries, then Sign Out', (locale) => {
+      const menu = accountMenu(shellData({ locale, brand: 'collectors' }));
+      expect(menu.links.map((l) => l.label)).toEqual([
+        'header.account.home',
+        'header.account.orders',
+        'header.account.collectionAndVault',
+        'header.account.account',
+        'header.account.helpAndSupport',
+        'header.account.submissions',
+      ]);
+      expect(menu.signOut).toEqual({
+        kind: 'link',
+        key: 'signOut',
+        label: 'header.actions.signOut',
+        href: signOutHref('collectors', locale),
+      });
+    });
   });
 
   it('sign-out carries the brand, URL-encoded', () => {
@@ -114,6 +272,9 @@ describe('header navigation (§2 Headers)', () => {
         const links = [
           ...allLinks(desktopNav(data)),
           ...accountMenu(data).links,
+          ...accountMenu({ ...data, brand: 'collectors' }).links,
+          ...allLinks(mobileNav(data).sections).filter((l) => !l.newTab),
+          ...settingsMenu(data).links,
           startSubmissionLink(data),
         ];
         for (const link of links) expect(link.href.startsWith(prefix)).toBe(true);
@@ -139,12 +300,20 @@ describe('header navigation (§2 Headers)', () => {
     const data = shellData({ locale, features: ['gettingStarted'] });
     const withoutFlag = shellData({ locale });
     const menu = accountMenu(data);
+    const mobile = mobileNav(data);
     const labels = [
       ...desktopNav(data).map((item) => item.label),
       ...allLinks(desktopNav(data)).map((l) => l.label),
       ...allLinks(desktopNav(withoutFlag)).map((l) => l.label),
       ...menu.links.map((l) => l.label),
       menu.signOut.label,
+      ...accountMenu({ ...data, brand: 'collectors' }).links.map((l) => l.label),
+      ...mobile.sections.map((item) => item.label),
+      ...allLinks(mobile.sections).map((l) => l.label),
+      mobile.account.title,
+      ...mobile.account.links.map((l) => l.label),
+      mobile.account.signOut.label,
+      'header.a11y.opensInNewTab',
       startSubmissionLink(data).label,
     ];
     for (const key of labels) expect({ key, text: t(key) }).not.toEqual({ key, text: key });

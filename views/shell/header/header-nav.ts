@@ -1,6 +1,7 @@
 import type { Brand } from '../../../src/shared/brand';
 import type { ServiceBases } from '../../../src/shared/environment';
 import { DEFAULT_LOCALE, localizeUrl, type Locale } from '../../../src/shared/locale';
+import { SOCIAL_NETWORKS, socialHref, type SocialNetwork } from '../footer/footer-links';
 import type { ShellData } from '../shell-data';
 import { servicePath } from '../../../src/shared/routes';
 
@@ -9,7 +10,12 @@ import { servicePath } from '../../../src/shared/routes';
  * not their paths ("Actual paths for these entries: not shown"), so the paths below are our choice:
  * short, lower-case paths on the grading site (ServiceBases.grading), or on the Japanese grading site
  * (ServiceBases.gradingJapan) for the Japan locale. Every entry sits on one of the configured hosts,
- * so each environment's links point at that environment's sites (§1).
+ * so each environment's links point at that environment's sites (§1); the one exception is the
+ * social links of the mobile panel's More section, which are the footer's (§2 Footer).
+ *
+ * The tables feed two places (issue 16 item 1): the desktop row (§2's desktop navigation and account
+ * menus) and the mobile panel (§2's shared header labels, with the settings menu as its account
+ * section).
  *
  * Localisation (§2 "Locale path rule"): grading-site links carry the language as a path prefix
  * (`/fr-CA/...`; none for en-US). The Japanese site serves Japanese only, so its links are left
@@ -32,6 +38,8 @@ interface DropdownSpec {
   readonly key: string;
   readonly label: HeaderKey;
   readonly links: readonly LinkSpec[];
+  /** §2 "More: ..., social links": networks listed after the links, at the footer's addresses. */
+  readonly social?: readonly SocialNetwork[];
 }
 
 type NavSpec =
@@ -43,6 +51,8 @@ export interface NavLink {
   readonly key: string;
   readonly label: HeaderKey;
   readonly href: string;
+  /** §2 "Social links open in a new tab" (the footer's rule, kept in the header's More section). */
+  readonly newTab?: true;
 }
 
 /** A desktop dropdown, which the mobile panel shows as an expandable section. */
@@ -60,12 +70,20 @@ export interface AccountMenu {
   readonly signOut: NavLink;
 }
 
-export interface MobileNav {
-  /** The desktop entries: dropdowns become expandable sections, plain links stay links. */
-  readonly sections: readonly NavItem[];
-  /** §2: "plus an account section". */
-  readonly account: AccountMenu;
+/** §2 "Settings menu": a titled account menu ("Menu"), ending with Sign Out. */
+export interface SettingsMenu extends AccountMenu {
+  readonly title: HeaderKey;
 }
+
+export interface MobileNav {
+  /** §2 shared header labels: plain links and expandable sections (Research, Info Center, More). */
+  readonly sections: readonly NavItem[];
+  /** §2: "plus an account section", which is the settings menu (issue 16 item 1). */
+  readonly account: SettingsMenu;
+}
+
+/** Which of §2's account menus the desktop header shows. */
+export type AccountMenuKind = 'full' | 'japan' | 'alternative';
 
 /** Below this width (px) the desktop navigation hides and the mobile toggle shows (header.css). */
 export const DESKTOP_MIN_WIDTH = 960;
@@ -90,6 +108,30 @@ const GETTING_STARTED = {
   links: [
     HOW_IT_WORKS,
     { key: 'videoTutorials', label: 'header.nav.gettingStarted.videoTutorials', path: '/videos' },
+  ],
+} as const satisfies NavSpec;
+
+/**
+ * §2 "Research: Cert Verification, Auction Prices, Pop Report, Population Report, Price Guide, Card
+ * Facts, Card Ladder": the same dropdown on the desktop row and as a section of the mobile panel.
+ */
+const RESEARCH = {
+  kind: 'dropdown',
+  key: 'research',
+  label: 'header.nav.research.title',
+  links: [
+    { key: 'certVerification', label: 'header.nav.research.certVerification', path: '/cert' },
+    { key: 'auctionPrices', label: 'header.nav.research.auctionPrices', path: '/auctionprices' },
+    { key: 'popReport', label: 'header.nav.research.popReport', path: '/pop' },
+    {
+      key: 'populationReport',
+      label: 'header.nav.research.populationReport',
+      path: '/population-report',
+    },
+    { key: 'priceGuide', label: 'header.nav.research.priceGuide', path: '/priceguide' },
+    // Card Facts and Card Ladder are product names: their labels live under brandNames.
+    { key: 'cardFacts', label: 'header.brandNames.cardFacts', path: '/cardfacts' },
+    { key: 'cardLadder', label: 'header.brandNames.cardLadder', path: '/cardladder' },
   ],
 } as const satisfies NavSpec;
 
@@ -125,25 +167,7 @@ const GRADING_NAV = [
     ],
   },
   { kind: 'link', key: 'setRegistry', label: 'header.nav.setRegistry', path: '/setregistry' },
-  {
-    kind: 'dropdown',
-    key: 'research',
-    label: 'header.nav.research.title',
-    links: [
-      { key: 'certVerification', label: 'header.nav.research.certVerification', path: '/cert' },
-      { key: 'auctionPrices', label: 'header.nav.research.auctionPrices', path: '/auctionprices' },
-      { key: 'popReport', label: 'header.nav.research.popReport', path: '/pop' },
-      {
-        key: 'populationReport',
-        label: 'header.nav.research.populationReport',
-        path: '/population-report',
-      },
-      { key: 'priceGuide', label: 'header.nav.research.priceGuide', path: '/priceguide' },
-      // Card Facts and Card Ladder are product names: their labels live under brandNames.
-      { key: 'cardFacts', label: 'header.brandNames.cardFacts', path: '/cardfacts' },
-      { key: 'cardLadder', label: 'header.brandNames.cardLadder', path: '/cardladder' },
-    ],
-  },
+  RESEARCH,
   {
     kind: 'dropdown',
     key: 'nearMe',
@@ -169,6 +193,64 @@ const JAPAN_NAV = [
   },
   { kind: 'link', key: 'research', label: 'header.japanNav.research', path: '/research' },
   { kind: 'link', key: 'contact', label: 'header.japanNav.contact', path: '/contact' },
+] as const satisfies readonly NavSpec[];
+
+/**
+ * §2 "Shared header labels across the site", the mobile panel's sections (issue 16 item 1), in the
+ * spec's order: Services & Prices; Research; Vault; Set Registry; Info Center; More; About; Contact.
+ * A label with entries is an expandable section, the others are plain links. Paths are our choice
+ * (§2 "Actual paths for these entries: not shown"); where the desktop row, the Japan navigation or a
+ * grading-site link of the footer already links a label, the same path is used. The footer's Forums
+ * is on the Collectors site, which is not a configured host: the header's Forums stays on the
+ * grading site (README, "Where each §2 header label shows").
+ */
+const SHARED_SITE_NAV = [
+  {
+    kind: 'link',
+    key: 'servicesAndPrices',
+    label: 'header.nav.servicesAndPrices',
+    path: '/pricing',
+  },
+  RESEARCH,
+  { kind: 'link', key: 'vault', label: 'header.nav.vault', path: '/vault' },
+  { kind: 'link', key: 'setRegistry', label: 'header.nav.setRegistry', path: '/setregistry' },
+  {
+    kind: 'dropdown',
+    key: 'infoCenter',
+    label: 'header.nav.infoCenter.title',
+    links: [
+      {
+        key: 'gradingStandards',
+        label: 'header.nav.infoCenter.gradingStandards',
+        path: '/grading-standards',
+      },
+      {
+        key: 'packagingGuidelines',
+        label: 'header.nav.infoCenter.packagingGuidelines',
+        path: '/packaging-guidelines',
+      },
+      { key: 'hobbyNews', label: 'header.nav.infoCenter.hobbyNews', path: '/news' },
+      { key: 'resources', label: 'header.nav.infoCenter.resources', path: '/resources' },
+      { key: 'faq', label: 'header.nav.infoCenter.faq', path: '/faq' },
+      // §2 routes: "{host}/support", the grading site's support page.
+      { key: 'helpAndSupport', label: 'header.nav.infoCenter.helpAndSupport', path: '/support' },
+    ],
+  },
+  {
+    kind: 'dropdown',
+    key: 'more',
+    label: 'header.nav.more.title',
+    links: [
+      { key: 'collectorsClub', label: 'header.nav.more.collectorsClub', path: '/collectorsclub' },
+      { key: 'store', label: 'header.nav.more.store', path: '/shop' },
+      { key: 'sales', label: 'header.nav.more.sales', path: '/sales' },
+      { key: 'dealerDirectory', label: 'header.nav.more.dealerDirectory', path: '/dealers' },
+      { key: 'forums', label: 'header.nav.more.forums', path: '/forums' },
+    ],
+    social: SOCIAL_NETWORKS,
+  },
+  { kind: 'link', key: 'about', label: 'header.nav.about', path: '/about' },
+  { kind: 'link', key: 'contact', label: 'header.nav.contact', path: '/contact' },
 ] as const satisfies readonly NavSpec[];
 
 /** §2 account menu entries, in order. Help and support is the grading site's /support (§2 routes). */
@@ -197,6 +279,64 @@ const JAPAN_ACCOUNT_MENU = [
   { key: 'orders', label: 'header.account.orders', path: '/myaccount/orders' },
   { key: 'requestCenter', label: 'header.account.requestCenter', path: '/myaccount/requests' },
   { key: 'account', label: 'header.account.account', path: '/myaccount/settings' },
+] as const satisfies readonly LinkSpec[];
+
+/**
+ * §2 "Account menu (alternative): Home, Orders, Collection & Vault, Account, Help & Support,
+ * Submissions", the account menu of the collectors brand's shell (issue 16 item 1). Same pages as the
+ * entries of the full menu with the same meaning.
+ */
+const ALTERNATIVE_ACCOUNT_MENU = [
+  { key: 'home', label: 'header.account.home', path: '/myaccount' },
+  { key: 'orders', label: 'header.account.orders', path: '/myaccount/orders' },
+  {
+    key: 'collectionAndVault',
+    label: 'header.account.collectionAndVault',
+    path: '/myaccount/collection',
+  },
+  { key: 'account', label: 'header.account.account', path: '/myaccount/settings' },
+  { key: 'helpAndSupport', label: 'header.account.helpAndSupport', path: '/support' },
+  { key: 'submissions', label: 'header.account.submissions', path: '/myaccount/submissions' },
+] as const satisfies readonly LinkSpec[];
+
+/**
+ * The brands whose shell shows the alternative account menu: the collectors brand, on the web and in
+ * its app. Every other brand's shell shows the §2 account menu (the Japan set for ja-JP).
+ */
+const ALTERNATIVE_ACCOUNT_MENU_BRANDS: ReadonlySet<Brand> = new Set<Brand>([
+  'collectors',
+  'collectorsmobile',
+]);
+
+const ACCOUNT_MENUS: Readonly<Record<AccountMenuKind, readonly LinkSpec[]>> = {
+  full: ACCOUNT_MENU,
+  japan: JAPAN_ACCOUNT_MENU,
+  alternative: ALTERNATIVE_ACCOUNT_MENU,
+};
+
+/**
+ * §2 "Settings menu: Menu, Home, Profile, My Account, Orders, Collection, Vault Shipping, Customer
+ * Request Center, Help & Support, Sign Out": the mobile panel's account section in every locale
+ * (issue 16 item 1). "Menu" is its title; Sign Out is added by settingsMenu.
+ */
+const SETTINGS_MENU_TITLE: HeaderKey = 'header.settingsMenu.title';
+const SETTINGS_MENU = [
+  { key: 'home', label: 'header.settingsMenu.home', path: '/myaccount' },
+  { key: 'profile', label: 'header.settingsMenu.profile', path: '/myaccount/profile' },
+  { key: 'myAccount', label: 'header.settingsMenu.myAccount', path: '/myaccount/settings' },
+  { key: 'orders', label: 'header.settingsMenu.orders', path: '/myaccount/orders' },
+  { key: 'collection', label: 'header.settingsMenu.collection', path: '/myaccount/collection' },
+  {
+    key: 'vaultShipping',
+    label: 'header.settingsMenu.vaultShipping',
+    path: '/myaccount/vault-shipping',
+  },
+  {
+    key: 'customerRequestCenter',
+    label: 'header.settingsMenu.customerRequestCenter',
+    path: '/myaccount/requests',
+  },
+  { key: 'helpAndSupport', label: 'header.settingsMenu.helpAndSupport', path: '/support' },
 ] as const satisfies readonly LinkSpec[];
 
 const START_SUBMISSION_PATH = '/submit';
@@ -233,13 +373,27 @@ function resolveLink(data: NavData, spec: LinkSpec): NavLink {
   };
 }
 
+/** §2 social links: the footer's addresses (the Japanese accounts for ja-JP), in a new tab. */
+function socialLink(data: NavData, network: SocialNetwork): NavLink {
+  return {
+    kind: 'link',
+    key: network,
+    label: `header.brandNames.${network}`,
+    href: socialHref(network, data.locale),
+    newTab: true,
+  };
+}
+
 function resolveItem(data: NavData, spec: NavSpec): NavItem {
   if (spec.kind === 'link') return resolveLink(data, spec);
   return {
     kind: 'dropdown',
     key: spec.key,
     label: spec.label,
-    links: spec.links.map((link) => resolveLink(data, link)),
+    links: [
+      ...spec.links.map((link) => resolveLink(data, link)),
+      ...(spec.social ?? []).map((network) => socialLink(data, network)),
+    ],
   };
 }
 
@@ -263,23 +417,49 @@ export function signOutHref(brand: Brand, locale: Locale = DEFAULT_LOCALE): stri
   return servicePath('logout', { b: brand, lang: langOf(locale) });
 }
 
-/** §2 account menu entries (the Japan set for ja-JP), then Sign Out. */
+/**
+ * §2: which account menu a shell shows. The collectors brand's shell shows the alternative menu in
+ * every locale (its entries name that brand's pages); for every other brand the Japan locale gets
+ * "submissions, orders, request center, account" and the others the full menu.
+ */
+export function accountMenuKind(data: Pick<NavData, 'brand' | 'locale'>): AccountMenuKind {
+  if (ALTERNATIVE_ACCOUNT_MENU_BRANDS.has(data.brand)) return 'alternative';
+  return isJapanHeader(data) ? 'japan' : 'full';
+}
+
+function signOutLink(data: NavData, label: HeaderKey): NavLink {
+  return { kind: 'link', key: 'signOut', label, href: signOutHref(data.brand, data.locale) };
+}
+
+/** §2 account menu entries (accountMenuKind picks the set), then Sign Out. */
 export function accountMenu(data: NavData): AccountMenu {
-  const specs = isJapanHeader(data) ? JAPAN_ACCOUNT_MENU : ACCOUNT_MENU;
   return {
-    links: specs.map((spec) => resolveLink(data, spec)),
-    signOut: {
-      kind: 'link',
-      key: 'signOut',
-      label: 'header.actions.signOut',
-      href: signOutHref(data.brand, data.locale),
-    },
+    links: ACCOUNT_MENUS[accountMenuKind(data)].map((spec) => resolveLink(data, spec)),
+    signOut: signOutLink(data, 'header.actions.signOut'),
   };
 }
 
-/** §2: the mobile panel holds the same entries as expandable sections, plus the account section. */
+/** §2 settings menu, the same in every locale (§2 gives it no Japan variant), ending with Sign Out. */
+export function settingsMenu(data: NavData): SettingsMenu {
+  return {
+    title: SETTINGS_MENU_TITLE,
+    links: SETTINGS_MENU.map((spec) => resolveLink(data, spec)),
+    signOut: signOutLink(data, 'header.settingsMenu.signOut'),
+  };
+}
+
+/** §2 shared header labels: the mobile panel's sections, the same in every locale. */
+export function sharedSiteNav(data: NavData): readonly NavItem[] {
+  return SHARED_SITE_NAV.map((spec) => resolveItem(data, spec));
+}
+
+/**
+ * §2 "The mobile navigation is a toggle panel with expandable sections plus an account section"
+ * (issue 16 item 1): the sections are the shared site sections, the account section the settings
+ * menu. The desktop row keeps §2's desktop navigation and account menu.
+ */
 export function mobileNav(data: NavData): MobileNav {
-  return { sections: desktopNav(data), account: accountMenu(data) };
+  return { sections: sharedSiteNav(data), account: settingsMenu(data) };
 }
 
 /** §2: the start-submission button; its label is 'submit' for the Japan locale. */

@@ -1,0 +1,89 @@
+import { Injectable } from '@nestjs/common';
+import { AppLogger } from '../logging/app-logger';
+import { OidcClient } from '../oidc/oidc-client';
+import type { AccountSummary } from '../shared/landing';
+import type { SessionRecord } from './sessions';
+
+/**
+ * Who is signed in, as the landing shows it (issue 16 item 4; the type is src/shared/landing.ts): from
+ * the ID token's claims and the IdP's userinfo, both through the OIDC adapter, so any issuer that
+ * sends these claims fills it; missing ones are simply not shown.
+ */
+export type { AccountSummary };
+
+/** The second-factor types the landing knows how to name; anything else an issuer sends is left out. */
+const KNOWN_FACTORS = ['totp', 'sms', 'email'] as const;
+
+const text = (value: unknown, max = 200): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' && value.length <= max
+    ? value.trim()
+    : undefined;
+
+/**
+ * Claims from one or more sources (ID token, then userinfo, later ones winning) as a summary. Each
+ * value is checked: only text of a sane length, a finite collector number, and known factor types.
+ */
+export function accountSummaryFrom(
+  ...sources: readonly Readonly<Record<string, unknown>>[]
+): AccountSummary {
+  const claims = Object.assign({}, ...sources) as Record<string, unknown>;
+  const name =
+    text(claims.name) ??
+    text([text(claims.given_name), text(claims.family_name)].filter(Boolean).join(' '));
+  const email = text(claims.email, 320);
+  const collectorsId =
+    typeof claims.CollectorsId === 'number' && Number.isSafeInteger(claims.CollectorsId)
+      ? claims.CollectorsId
+      : undefined;
+  const factors = Array.isArray(claims.factors)
+    ? KNOWN_FACTORS.filter((f) => (claims.factors as unknown[]).includes(f))
+    : [];
+  return {
+    ...(name ? { name } : {}),
+    ...(email ? { email } : {}),
+    ...(collectorsId !== undefined ? { collectorsId } : {}),
+    factors,
+  };
+}
+
+/** The summary a session records, or what its record alone can tell (sessions from before it). */
+export function accountSummaryOf(record: SessionRecord): AccountSummary {
+  return (
+    record.account ??
+    (record.collectorsId !== undefined
+      ? { collectorsId: record.collectorsId, factors: [] }
+      : { factors: [] })
+  );
+}
+
+/**
+ * Reads a new session's summary at its sign-in: the token's claims, then the IdP's userinfo through
+ * the OIDC adapter. A userinfo that cannot be read does not fail the sign-in; it is logged and the
+ * landing shows what the token said.
+ */
+@Injectable()
+export class AccountSummaries {
+  constructor(
+    private readonly oidc: OidcClient,
+    private readonly logger: AppLogger,
+  ) {
+    this.logger.setContext(AccountSummaries.name);
+  }
+
+  async atSignin(
+    claims: Readonly<Record<string, unknown>>,
+    accessToken: string,
+    sub: string,
+  ): Promise<AccountSummary> {
+    let userinfo: Record<string, unknown> = {};
+    try {
+      userinfo = await this.oidc.userinfo(accessToken, sub);
+    } catch (error) {
+      this.logger.warn(
+        { err: error instanceof Error ? error.message : 'userinfo failed' },
+        'userinfo could not be read: the landing shows what the token says',
+      );
+    }
+    return accountSummaryFrom(claims, userinfo);
+  }
+}

@@ -29,6 +29,15 @@ const layerRules = LAYERS.slice(0, -1).map((layer, i) => ({
   to: { path: folders(LAYERS.slice(i + 1)) },
 }));
 
+/**
+ * Where browser code starts (issue 16, "Done when"): the client bundle's entry (scripts/build-client.js)
+ * and the server's, which renders views/ (src/render/, src/idp/). Every other module of views/ and
+ * client/ is reached from one of them, or it is dead code.
+ */
+const BROWSER_CODE_ENTRIES = ['^client/main\\.tsx$', '^src/main\\.ts$'];
+/** Specs import their subject, but nothing imports a spec. */
+const SPEC_FILES = '\\.spec\\.tsx?$';
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -87,6 +96,34 @@ module.exports = {
         'The API router may reach views/ and client/ as a type (import type), never as code.',
       from: { path: '^(views|client)/' },
       to: { path: '^src/api/app-router\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-orphans',
+      severity: 'error',
+      comment:
+        'A module of views/ or client/ that imports nothing of ours and that nothing imports is used ' +
+        'by no page (issue 16): render it where the specification wants it, or delete it. Only the ' +
+        'entry points and specs are exempt.',
+      from: {
+        orphan: true,
+        path: '^(views|client)/',
+        pathNot: [...BROWSER_CODE_ENTRIES, SPEC_FILES],
+      },
+      to: {},
+    },
+    {
+      name: 'no-orphans',
+      severity: 'error',
+      comment:
+        'A module of views/ or client/ that only its spec (or other dead code) imports is used by no ' +
+        'page (issue 16): neither the client bundle (client/main.tsx) nor the server (src/main.ts) ' +
+        'reaches it. Render it where the specification wants it, or delete it.',
+      from: { path: BROWSER_CODE_ENTRIES },
+      to: {
+        path: '^(views|client)/',
+        pathNot: [...BROWSER_CODE_ENTRIES, SPEC_FILES],
+        reachable: false,
+      },
     },
     {
       name: 'shared-imports-no-node-builtin',

@@ -36,7 +36,7 @@ const api = createApiClient({
 });
 const toasts = createToastOutlet();
 const queryClient = createQueryClient(data);
-const services = browserShellServices(api, data, toasts);
+const services = browserShellServices(api, queryClient, data, toasts);
 
 function App() {
   const theme = useThemeControl(data.theme, api);

@@ -1,13 +1,13 @@
-import type { CookieConsentConfig } from 'vanilla-cookieconsent';
+import type { CookieConsentConfig, Translation } from 'vanilla-cookieconsent';
 import type { Locale } from '../../src/shared/locale';
 import { CONSENT_COOKIE_NAME, type ConsentCategory } from './consent-cookie';
-import { consentTexts } from './consent-texts';
 
 /** Called with the accepted categories when the collector first chooses and whenever they change. */
 export type ConsentListener = (acceptedCategories: readonly string[]) => void;
 
 /**
- * The consent manager's configuration for a page in this locale.
+ * The consent manager's configuration for a page in this locale, with the dialog's texts in it
+ * (loaded beforehand from the consent namespace, consent-texts.ts).
  *
  * - Categories: necessary (always on, read-only) and analytics (opt-in, off until accepted). On
  *   rejection the analytics cookies the §2 sign-in redirect forwards (QTM_SID, QTM_UID) are erased.
@@ -21,7 +21,11 @@ export type ConsentListener = (acceptedCategories: readonly string[]) => void;
  * - The cookie is Secure whenever the page is served over https (the library's own rule), SameSite
  *   Lax, path /, kept 182 days (the library's default).
  */
-export function consentConfig(locale: Locale, onChange?: ConsentListener): CookieConsentConfig {
+export function consentConfig(
+  locale: Locale,
+  texts: Translation,
+  onChange?: ConsentListener,
+): CookieConsentConfig {
   const categories: Record<ConsentCategory, CookieConsentConfig['categories'][string]> = {
     necessary: { enabled: true, readOnly: true },
     analytics: {
@@ -41,7 +45,7 @@ export function consentConfig(locale: Locale, onChange?: ConsentListener): Cooki
       preferencesModal: { layout: 'box', equalWeightButtons: true },
     },
     categories,
-    language: { default: locale, translations: { [locale]: consentTexts(locale) } },
+    language: { default: locale, translations: { [locale]: texts } },
     ...(onChange
       ? {
           onFirstConsent: ({ cookie }) => onChange(cookie.categories),

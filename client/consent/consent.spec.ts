@@ -1,10 +1,29 @@
 import type { CookieConsentConfig } from 'vanilla-cookieconsent';
+import enCA from '../../locales/en-CA/consent.json';
 import enUS from '../../locales/en-US/consent.json';
+import frCA from '../../locales/fr-CA/consent.json';
+import jaJP from '../../locales/ja-JP/consent.json';
 import { LOCALES, type Locale } from '../../src/shared/locale';
 import { createConsentOpener, consentGiven, type ConsentModules } from './consent';
 import { consentConfig } from './consent-config';
 import { acceptedCategories, isCategoryAccepted } from './consent-cookie';
-import { consentTexts, toConsentTranslation } from './consent-texts';
+import {
+  CONSENT_NAMESPACE,
+  CONSENT_TEXT_KEYS,
+  isConsentMessages,
+  loadConsentTexts,
+  toConsentTranslation,
+  type ConsentMessages,
+} from './consent-texts';
+
+/** The locale files as the server serves them (the browser fetches them, nothing bundles them). */
+const MESSAGES: Readonly<Record<Locale, ConsentMessages>> = {
+  'en-US': enUS,
+  'en-CA': enCA,
+  'fr-CA': frCA,
+  'ja-JP': jaJP,
+};
+const consentTexts = (locale: Locale) => toConsentTranslation(MESSAGES[locale]);
 
 /** The cookie the consent manager writes: cc_cookie=<encodeURIComponent(JSON)>. */
 const consentCookie = (value: unknown) => `cc_cookie=${encodeURIComponent(JSON.stringify(value))}`;
@@ -51,7 +70,7 @@ describe(consentGiven.name, () => {
 
 describe(consentConfig.name, () => {
   it.each(LOCALES)('configures the two categories and the %s texts', (locale) => {
-    const config = consentConfig(locale);
+    const config = consentConfig(locale, consentTexts(locale));
     expect(config.categories).toEqual({
       necessary: { enabled: true, readOnly: true },
       analytics: { enabled: false, autoClear: expect.any(Object) },
@@ -71,7 +90,9 @@ describe(consentConfig.name, () => {
 
   it('reports the first choice and later changes to the listener', () => {
     const seen: (readonly string[])[] = [];
-    const config = consentConfig('en-US', (categories) => seen.push(categories));
+    const config = consentConfig('en-US', consentTexts('en-US'), (categories) =>
+      seen.push(categories),
+    );
     const cookie = { categories: ['necessary', 'analytics'] } as never;
     config.onFirstConsent?.({ cookie });
     config.onChange?.({ cookie, changedCategories: ['analytics'], changedServices: {} });
@@ -82,7 +103,7 @@ describe(consentConfig.name, () => {
   });
 });
 
-describe(consentTexts.name, () => {
+describe('the consent texts of each locale file', () => {
   const shape = (locale: Locale) => {
     const t = consentTexts(locale);
     return {
@@ -141,9 +162,53 @@ describe(toConsentTranslation.name, () => {
   });
 });
 
+describe(loadConsentTexts.name, () => {
+  const flatKeys = (tree: object, prefix = ''): string[] =>
+    Object.entries(tree).flatMap(([key, value]) =>
+      typeof value === 'string'
+        ? [`${prefix}${key}`]
+        : flatKeys(value as object, `${prefix}${key}.`),
+    );
+
+  it('reads every text of the namespace, and only those', () => {
+    expect([...CONSENT_TEXT_KEYS].sort()).toEqual(flatKeys(enUS).sort());
+  });
+
+  it.each(LOCALES)(
+    '§9: asks the loader for the %s consent namespace, and maps it for the library',
+    async (locale) => {
+      const load = jest.fn((_locale: Locale, _namespace: string) =>
+        Promise.resolve(MESSAGES[locale] as unknown as Record<string, unknown>),
+      );
+      await expect(loadConsentTexts(locale, load)).resolves.toEqual(consentTexts(locale));
+      expect(load.mock.calls).toEqual([[locale, CONSENT_NAMESPACE]]);
+      expect(CONSENT_NAMESPACE).toBe('consent');
+    },
+  );
+
+  it.each([
+    ['an empty object', {}],
+    ['a missing button', { ...enUS, buttons: { ...enUS.buttons, close: undefined } }],
+    ['an empty title', { ...enUS, consentModal: { ...enUS.consentModal, title: '' } }],
+    ['a number for a text', { ...enUS, preferencesModal: { ...enUS.preferencesModal, title: 7 } }],
+    ['no sections', { ...enUS, preferencesModal: { ...enUS.preferencesModal, sections: null } }],
+  ])('refuses a file with %s (never a half-empty dialog)', async (_name, file) => {
+    expect(isConsentMessages(file)).toBe(false);
+    await expect(
+      loadConsentTexts('en-US', () => Promise.resolve(file as Record<string, unknown>)),
+    ).rejects.toThrow('en-US/consent.json lacks some of the consent dialog');
+  });
+
+  it('passes on a load that failed for good (the loader has retried it already)', async () => {
+    await expect(
+      loadConsentTexts('fr-CA', () => Promise.reject(new Error('HTTP 503'))),
+    ).rejects.toThrow('HTTP 503');
+  });
+});
+
 describe(createConsentOpener.name, () => {
   /** A stand-in for vanilla-cookieconsent (a third-party library that needs a DOM). */
-  function fakeModules() {
+  function fakeModules(locale: Locale = 'en-US') {
     const calls: string[] = [];
     const modules: ConsentModules = {
       manager: {
@@ -153,21 +218,22 @@ describe(createConsentOpener.name, () => {
         },
         showPreferences: () => calls.push('showPreferences'),
       },
-      config: (locale) => consentConfig(locale),
+      config: (onChange) => consentConfig(locale, consentTexts(locale), onChange),
     };
     return { calls, modules };
   }
 
   it('loads and runs the manager once, then shows the preferences on every call', async () => {
-    const { calls, modules } = fakeModules();
-    let loads = 0;
-    const open = createConsentOpener(() => {
-      loads += 1;
+    const { calls, modules } = fakeModules('fr-CA');
+    const loaded: Locale[] = [];
+    const open = createConsentOpener((locale) => {
+      loaded.push(locale);
       return Promise.resolve(modules);
     });
     await Promise.all([open('fr-CA'), open('fr-CA')]);
     await open('fr-CA');
-    expect(loads).toBe(1);
+    // Loaded once, for the page's locale: the texts' namespace too (issue 16 item 3).
+    expect(loaded).toEqual(['fr-CA']);
     expect(calls).toEqual(['run:fr-CA', 'showPreferences', 'showPreferences', 'showPreferences']);
   });
 
@@ -180,7 +246,7 @@ describe(createConsentOpener.name, () => {
   it('retries a failed load on the next call', async () => {
     const { calls, modules } = fakeModules();
     const load = jest
-      .fn<Promise<ConsentModules>, []>()
+      .fn<Promise<ConsentModules>, [Locale]>()
       .mockRejectedValueOnce(new Error('chunk failed to load'))
       .mockResolvedValue(modules);
     const open = createConsentOpener(load);

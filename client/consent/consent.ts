@@ -8,23 +8,26 @@ export { CONSENT_CATEGORIES, CONSENT_COOKIE_NAME, type ConsentCategory } from '.
 /** The part of vanilla-cookieconsent this module drives. */
 export type ConsentManager = Pick<typeof CookieConsent, 'run' | 'showPreferences'>;
 
-/** The lazily loaded pieces: the library, and its configuration for a locale. */
+/** The lazily loaded pieces: the library, and its configuration with the texts of the locale. */
 export interface ConsentModules {
   readonly manager: ConsentManager;
-  readonly config: (locale: Locale, onChange: ConsentListener) => CookieConsent.CookieConsentConfig;
+  readonly config: (onChange: ConsentListener) => CookieConsent.CookieConsentConfig;
 }
 
 /**
  * The consent manager, its texts and its styles load only when a footer button asks for them, so
  * none of it is in the first-load bundle (esbuild splits each dynamic import into its own chunk).
+ * The texts are the consent namespace of the page's locale, fetched through the §9 namespace loader
+ * while the code loads (issue 16 item 3).
  */
-async function loadConsentModules(): Promise<ConsentModules> {
-  const [manager, { consentConfig }] = await Promise.all([
+async function loadConsentModules(locale: Locale): Promise<ConsentModules> {
+  const [manager, { consentConfig }, texts] = await Promise.all([
     import('vanilla-cookieconsent'),
     import('./consent-config'),
+    import('./consent-texts').then(({ loadConsentTexts }) => loadConsentTexts(locale)),
     import('./consent-styles'),
   ]);
-  return { manager, config: consentConfig };
+  return { manager, config: (onChange) => consentConfig(locale, texts, onChange) };
 }
 
 const listeners = new Set<ConsentListener>();
@@ -48,13 +51,13 @@ function notify(categories: readonly string[]): void {
  * Exported for tests, which pass a fake manager; the page uses openConsentPreferences.
  */
 export function createConsentOpener(
-  load: () => Promise<ConsentModules> = loadConsentModules,
+  load: (locale: Locale) => Promise<ConsentModules> = loadConsentModules,
 ): (locale: Locale) => Promise<void> {
   let ready: Promise<ConsentManager> | undefined;
   return async (locale) => {
-    ready ??= load()
+    ready ??= load(locale)
       .then(async ({ manager, config }) => {
-        await manager.run(config(locale, notify));
+        await manager.run(config(notify));
         return manager;
       })
       .catch((error: unknown) => {

@@ -1,7 +1,9 @@
+import { ROUTES } from '../../src/shared/routes';
+
 /**
  * §9 translation loading for namespaces a page did not embed: each file is fetched with up to 5
  * retries (350 ms, then doubling), and at most 10 fetches run at once. Files are served from
- * /static/locales/{locale}/{namespace}.json (locales/ in the repository).
+ * /static/locales/{locale}/{namespace}.json (ROUTES.locales; locales/ in the repository).
  */
 export const LOADING = { retries: 5, initialDelayMs: 350, maxParallel: 10 } as const;
 
@@ -39,7 +41,7 @@ export function limiter(limit: number) {
 }
 
 export function namespaceUrl(locale: string, namespace: string): string {
-  return `/static/locales/${encodeURIComponent(locale)}/${encodeURIComponent(namespace)}.json`;
+  return `${ROUTES.locales}${encodeURIComponent(locale)}/${encodeURIComponent(namespace)}.json`;
 }
 
 /**
@@ -79,3 +81,13 @@ export function createNamespaceLoader(deps: LoaderDeps) {
     return load;
   };
 }
+
+/**
+ * The page's one loader (§9: the limit of 10 parallel loads is the page's, not one caller's). It
+ * touches no browser global until it is first called, and reaches the browser only in the chunks
+ * that load on demand (the consent dialog's), never in the first-load bundle.
+ */
+export const loadPageNamespace = createNamespaceLoader({
+  fetch: (url) => window.fetch(url, { credentials: 'same-origin' }),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+});

@@ -1,8 +1,11 @@
+import type { QueryClient } from '@tanstack/react-query';
 import type { ShellData } from '../../views/shell/shell-data';
 import type { ShellServices } from '../../views/shell/shell-services';
 import type { ToastApi } from '../../views/shell/toasts/Toasts';
 import type { ToastInput } from '../../views/shell/toasts/toast-queue';
 import type { ApiClient } from '../api/api-client';
+import { QUERY_KEYS } from '../api/queries';
+import { watchAuthMayHaveChanged } from './auth-recheck';
 
 /** localStorage when the browser allows it (private modes and policies may refuse it). */
 function safeStorage(): ShellServices['storage'] {
@@ -52,6 +55,7 @@ export type ToastOutlet = ReturnType<typeof createToastOutlet>;
 /** The ShellServices of a real browser page. */
 export function browserShellServices(
   api: ApiClient,
+  queryClient: QueryClient,
   data: ShellData,
   toasts: ToastOutlet,
 ): ShellServices {
@@ -71,6 +75,15 @@ export function browserShellServices(
       });
       return answer.correlationId;
     },
+    // §2: a fresh answer (staleTime 0) that also replaces the one the server seeded the cache with;
+    // concurrent re-checks share one request.
+    accountStatus: () =>
+      queryClient.fetchQuery({
+        queryKey: QUERY_KEYS.accountStatus,
+        queryFn: () => api.account.status.query(),
+        staleTime: 0,
+      }),
+    onAuthMayHaveChanged: (listener) => watchAuthMayHaveChanged(window, listener),
     ...(storage ? { storage } : {}),
     replaceLocation: (url) => window.location.replace(url),
     assignLocation: (url) => window.location.assign(url),

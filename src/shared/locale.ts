@@ -15,7 +15,8 @@ export type Namespace = (typeof NAMESPACES)[number];
 
 /**
  * Namespaces only the browser reads, after the first paint, and no page embeds: the consent dialog's
- * texts (client/consent/consent-texts.ts), which load with the consent manager on a footer click.
+ * texts (client/consent/consent-texts.ts), fetched from /static/locales/ through the §9 namespace
+ * loader (client/i18n/namespace-loader.ts) the first time a footer button opens the dialog.
  */
 export const BROWSER_NAMESPACES = ['consent'] as const;
 

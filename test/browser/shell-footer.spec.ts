@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { consentTexts } from '../../client/consent/consent-texts';
+import { toConsentTranslation, type ConsentMessages } from '../../client/consent/consent-texts';
+import { LOCALES_DIR } from '../../src/config/project-paths';
 import type { Locale } from '../../src/shared/locale';
 import {
   TEST_TIMEOUT_MS,
@@ -17,6 +20,15 @@ import {
  * in Japanese, 'Cookie preferences' open vanilla-cookieconsent's preference dialog, which works with
  * the keyboard, gives focus back to the button when it closes, and passes axe.
  */
+/**
+ * The dialog's texts as the server serves them: the consent namespace the client fetches when the
+ * dialog first opens (issue 16 item 3; consent-lazy.spec.ts tests the loading itself).
+ */
+function consentTexts(locale: Locale) {
+  const file = path.join(LOCALES_DIR, locale, 'consent.json');
+  return toConsentTranslation(JSON.parse(readFileSync(file, 'utf8')) as ConsentMessages);
+}
+
 describe('shell footer and the consent dialog in Chromium', () => {
   const fixture = useShellBrowser();
   let context: BrowserContext;

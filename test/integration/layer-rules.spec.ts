@@ -179,6 +179,21 @@ const breaches: Breach[] = [
     },
   },
   {
+    rule: 'no-orphans',
+    breach: 'a views/ module imports nothing of ours and nothing imports it',
+    files: { 'views/Lonely.tsx': 'export const Lonely = () => <p>alone</p>;\n' },
+  },
+  {
+    rule: 'no-orphans',
+    breach: 'a client/ module is imported only by its spec, not from the entry point',
+    files: {
+      ...shared,
+      'client/main.tsx': "import { value } from '../src/shared/s';\nexport const m = value;\n",
+      'client/unused.ts': "import { value } from '../src/shared/s';\nexport const u = value;\n",
+      'client/unused.spec.ts': "import { u } from './unused';\nexport const s = u;\n",
+    },
+  },
+  {
     rule: 'every-folder-has-a-layer',
     breach: 'src/session imports a folder that has no layer yet',
     files: {
@@ -238,6 +253,20 @@ const allowed: Allowed[] = [
     allowed: "client/ importing `import type { AppRouter } from '../src/api/app-router'`",
     dependencies: 1,
     files: { ...router, ...clientRouterType },
+  },
+  {
+    allowed:
+      'views/ and client/ modules reached from the entry points (client/main.tsx, src/main.ts), ' +
+      'the entry points themselves, and specs, even one that imports nothing',
+    dependencies: 4,
+    files: {
+      ...shared,
+      ...viewsShared,
+      'client/main.tsx': "import { V } from '../views/v';\nexport const m = V;\n",
+      'src/main.ts': "import { value } from './shared/s';\nexport const main = value;\n",
+      'client/main.spec.ts': "import { m } from './main';\nexport const s = m;\n",
+      'views/alone.spec.ts': leaf,
+    },
   },
 ];
 

@@ -22,7 +22,14 @@ function isExecutable(file: string): boolean {
  * The flags keep Chromium from reaching for the network this machine does not have.
  */
 export async function launchChromium(
-  options: { executablePath?: string } = {},
+  options: {
+    executablePath?: string;
+    /**
+     * Keeps Chromium's back-forward cache on (Playwright turns it off by default), for a test of a
+     * page restored from it (§2, issue 16 item 2).
+     */
+    backForwardCache?: boolean;
+  } = {},
 ): Promise<{ browser: Browser; close: () => Promise<void> }> {
   const executablePath = options.executablePath ?? CHROMIUM_PATH;
   if (!isExecutable(executablePath)) {
@@ -39,6 +46,7 @@ export async function launchChromium(
       '--disable-component-update',
       '--disable-sync',
     ],
+    ...(options.backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
   });
   return {
     browser,

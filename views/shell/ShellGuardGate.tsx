@@ -1,7 +1,12 @@
-import { useContext, useEffect, useState, type ReactNode } from 'react';
-import { shellGuard, shellSigninUrl, SIGNED_OUT } from '../../src/shared/shell-guard';
+import { useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  shellGuard,
+  shellSigninUrl,
+  SIGNED_OUT,
+  type AuthUserState,
+} from '../../src/shared/shell-guard';
 import type { Translate } from '../../src/shared/translate';
-import { LoadingScreen } from '../ui/LoadingOverlay';
+import { LoadingOverlay, LoadingScreen } from '../ui/LoadingOverlay';
 import type { ShellData } from './shell-data';
 import { ShellServicesContext } from './shell-services';
 
@@ -14,6 +19,12 @@ export const PROMPT_MFA_SIGNIN_KEY = 'promptMfaSignin';
  * survey), stored first from the page data when the session holds it. If it says no, a loading
  * screen replaces the page while the browser goes to /signin with r, b, QTM_SID and QTM_UID. The
  * first render is the server's, so hydration matches.
+ *
+ * The rule runs again whenever the auth state may have changed elsewhere (issue 16 item 2: the page
+ * comes back from the back-forward cache, or its tab is shown again after a sign-out in another
+ * one): the page-level loading overlay shows while account.status is asked (§2 "while the auth state
+ * is being determined"), and its answer goes through the same rule. A check that gets no answer
+ * (§8 network failure, shown as a toast by the API client) leaves the page as it was.
  */
 export function ShellGuardGate({
   data,
@@ -25,7 +36,38 @@ export function ShellGuardGate({
   children: ReactNode;
 }) {
   const services = useContext(ShellServicesContext);
-  const [leaving, setLeaving] = useState(false);
+  const [phase, setPhase] = useState<'shown' | 'checking' | 'leaving'>('shown');
+  const leaving = useRef(false);
+  const checking = useRef(false);
+
+  /** Applies the §2 rule to an auth state; true when the browser is sent to /signin. */
+  const leaveIfRefused = useCallback(
+    (account: AuthUserState): boolean => {
+      const promptMfaSignin =
+        data.promptMfaSignin ?? services.storage?.getItem(PROMPT_MFA_SIGNIN_KEY) ?? undefined;
+      const reason = shellGuard(account, {
+        ...(data.referrerBrand ? { brand: data.referrerBrand } : {}),
+        ...(promptMfaSignin !== undefined ? { promptMfaSignin } : {}),
+      });
+      if (!reason) return false;
+      leaving.current = true;
+      setPhase('leaving');
+      const current = services.currentUrl();
+      const qtmSid = services.readCookie('QTM_SID');
+      const qtmUid = services.readCookie('QTM_UID');
+      services.replaceLocation(
+        shellSigninUrl(new URL(current).origin, {
+          currentUrl: current,
+          ...(data.referrerBrand ? { brand: data.referrerBrand } : {}),
+          ...(qtmSid ? { qtmSid } : {}),
+          ...(qtmUid ? { qtmUid } : {}),
+          locale: data.locale,
+        }),
+      );
+      return true;
+    },
+    [data, services],
+  );
 
   useEffect(() => {
     // §3: the collector's "Not now" (issue 14 item 6) lives in browser storage; the session that
@@ -33,27 +75,37 @@ export function ShellGuardGate({
     // session's word counts even where storage is unavailable, so the two rules always agree.
     if (data.promptMfaSignin === 'false')
       services.storage?.setItem(PROMPT_MFA_SIGNIN_KEY, data.promptMfaSignin);
-    const promptMfaSignin =
-      data.promptMfaSignin ?? services.storage?.getItem(PROMPT_MFA_SIGNIN_KEY) ?? undefined;
-    const reason = shellGuard(data.account ?? SIGNED_OUT, {
-      ...(data.referrerBrand ? { brand: data.referrerBrand } : {}),
-      ...(promptMfaSignin !== undefined ? { promptMfaSignin } : {}),
-    });
-    if (!reason) return;
-    setLeaving(true);
-    const current = services.currentUrl();
-    const qtmSid = services.readCookie('QTM_SID');
-    const qtmUid = services.readCookie('QTM_UID');
-    services.replaceLocation(
-      shellSigninUrl(new URL(current).origin, {
-        currentUrl: current,
-        ...(data.referrerBrand ? { brand: data.referrerBrand } : {}),
-        ...(qtmSid ? { qtmSid } : {}),
-        ...(qtmUid ? { qtmUid } : {}),
-        locale: data.locale,
-      }),
-    );
-  }, [data, services]);
+    leaveIfRefused(data.account ?? SIGNED_OUT);
+  }, [data, services, leaveIfRefused]);
 
-  return leaving ? <LoadingScreen t={t} /> : <>{children}</>;
+  useEffect(() => {
+    let active = true;
+    const stop = services.onAuthMayHaveChanged(() => {
+      if (checking.current || leaving.current) return;
+      checking.current = true;
+      setPhase('checking');
+      services.accountStatus().then(
+        (account) => {
+          checking.current = false;
+          if (active && !leaveIfRefused(account)) setPhase('shown');
+        },
+        () => {
+          checking.current = false;
+          if (active) setPhase('shown');
+        },
+      );
+    });
+    return () => {
+      active = false;
+      stop();
+    };
+  }, [services, leaveIfRefused]);
+
+  if (phase === 'leaving') return <LoadingScreen t={t} />;
+  return (
+    <>
+      {children}
+      {phase === 'checking' ? <LoadingOverlay t={t} /> : null}
+    </>
+  );
 }

@@ -1,4 +1,5 @@
 import { createContext } from 'react';
+import type { AuthUserState } from '../../src/shared/shell-guard';
 import type { ToastApi } from './toasts/Toasts';
 
 /**
@@ -12,6 +13,14 @@ export interface ShellServices {
   readonly reportError: (message: string, path: string) => Promise<string>;
   /** The browser's storage, for the §2 shell rule's promptMfaSignin flag and the nudge. */
   readonly storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+  /** §7 account.status, asked afresh (not from the cache the server's answer seeded). */
+  readonly accountStatus: () => Promise<AuthUserState>;
+  /**
+   * §2: calls `listener` whenever the auth state the page was rendered with may have changed
+   * elsewhere (the page comes back from the back-forward cache, or its tab becomes visible again).
+   * Returns the unsubscribe function.
+   */
+  readonly onAuthMayHaveChanged: (listener: () => void) => () => void;
   /** Replaces the page (the §2 redirect to /signin). */
   readonly replaceLocation: (url: string) => void;
   /** The current full URL (§2: r). */
@@ -34,6 +43,8 @@ export interface ShellServices {
 export const SERVER_SHELL_SERVICES: ShellServices = {
   openConsent: () => undefined,
   reportError: () => Promise.reject(new Error('errors are reported from the browser')),
+  accountStatus: () => Promise.reject(new Error('the auth state is re-checked in the browser')),
+  onAuthMayHaveChanged: () => () => undefined,
   replaceLocation: () => undefined,
   assignLocation: () => undefined,
   endSession: () => Promise.reject(new Error('sessions are ended from the browser')),

@@ -15,7 +15,9 @@ COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY views ./views
 COPY locales ./locales
-COPY client/public ./client/public
+# The browser sources and the script that bundles them (npm run build runs build:client first).
+COPY client ./client
+COPY scripts ./scripts
 RUN npm run build \
  && npm prune --omit=dev
 
@@ -33,7 +35,9 @@ COPY --from=build --chown=node:node /app/package.json ./package.json
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
 COPY --from=build --chown=node:node /app/locales ./locales
-COPY --from=build --chown=node:node /app/client/public ./client/public
+# The browser bundle, and the brand and translation files the build copied beside their brotli and
+# gzip copies (scripts/build-client.js): what /static/ serves.
+COPY --from=build --chown=node:node /app/client/dist ./client/dist
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]
 USER node

@@ -77,6 +77,48 @@ async function build() {
   if (gzipped > FIRST_LOAD_BUDGET_BYTES) {
     throw new Error(`first-load JavaScript is ${kb} kB gzipped, over the 75 kB budget`);
   }
+
+  // Issue 18 item 1: every static asset also as brotli and gzip copies, made once here at the best
+  // settings, so the server sends the best copy a request accepts without compressing per request.
+  // The brand files (client/public) and the §9 translation files (locales) are copied beside the
+  // bundle for that, and served from here.
+  copyTree(path.join(ROOT, 'client/public'), path.join(OUT, 'public'));
+  copyTree(path.join(ROOT, 'locales'), path.join(OUT, 'locales'));
+  const copies = precompress(OUT);
+  console.log(`static assets: ${copies} file(s) with brotli and gzip copies`);
+}
+
+function copyTree(from, to) {
+  fs.cpSync(from, to, { recursive: true });
+}
+
+/** Files that are worth a compressed copy: text, not source maps or licence notes. */
+const COMPRESSIBLE = /\.(js|css|json|svg|txt|html|xml|webmanifest)$/;
+const SKIP = /(\.map|\.LEGAL\.txt)$/;
+
+function precompress(dir) {
+  let count = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      count += precompress(file);
+      continue;
+    }
+    if (!COMPRESSIBLE.test(entry.name) || SKIP.test(entry.name)) continue;
+    const body = fs.readFileSync(file);
+    fs.writeFileSync(
+      `${file}.br`,
+      zlib.brotliCompressSync(body, {
+        params: {
+          [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+          [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+        },
+      }),
+    );
+    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(body, { level: 9 }));
+    count += 1;
+  }
+  return count;
 }
 
 build().catch((error) => {

@@ -2,29 +2,32 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import * as path from 'node:path';
 import { AppModule, AppModuleOptions } from './app.module';
 import { requestBodies } from './http/request-bodies';
 import { localePathPrefix } from './locale/locale-path.middleware';
 import type { AppConfig } from './config/app-config';
 import { isDeveloperEnv } from './shared/environment';
-import { CLIENT_DIST_DIR, LOCALES_DIR, PROJECT_ROOT } from './config/project-paths';
+import {
+  CLIENT_DIST_DIR,
+  CLIENT_PUBLIC_BUILD_DIR,
+  LOCALES_BUILD_DIR,
+} from './config/project-paths';
+import { dynamicCompression, staticFiles } from './http/compression';
 import { EmbeddedIdp } from './idp/provider/embedded-idp';
 import { NestLogger, ROOT_LOGGER } from './logging/app-logger';
 import { requestLogging } from './logging/request-logging';
 import { AppMetrics, httpMetricsMiddleware } from './metrics';
 import { ROUTES } from './shared/routes';
 
-/** Brand logos and favicons (§2, §9). Not content-hashed, so cached for a day rather than forever. */
-const STATIC_ASSETS = {
-  dir: path.join(PROJECT_ROOT, 'client/public'),
-  prefix: ROUTES.static,
-  maxAge: '1d',
-};
+/**
+ * Brand logos and favicons (§2, §9), as the build copied them beside their compressed copies. Not
+ * content-hashed, so cached for a day rather than forever.
+ */
+const STATIC_ASSETS = { dir: CLIENT_PUBLIC_BUILD_DIR, prefix: ROUTES.static, maxAge: '1d' };
 /** The browser bundle: every name carries its content hash, so it may be cached for a year. */
 const BUNDLE_ASSETS = { dir: CLIENT_DIST_DIR, prefix: ROUTES.assets, maxAge: '365d' };
 /** §9: translation namespaces the client loads lazily; not hashed, so revalidated hourly. */
-const LOCALE_ASSETS = { dir: LOCALES_DIR, prefix: ROUTES.locales, maxAge: '1h' };
+const LOCALE_ASSETS = { dir: LOCALES_BUILD_DIR, prefix: ROUTES.locales, maxAge: '1h' };
 
 /**
  * Builds the configured application; main.ts listens on it and integration tests drive it over HTTP,
@@ -85,20 +88,13 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(requestBodies({ limit: BODY_LIMIT, rawPrefixes: [ROUTES.api] }));
   // §2 locale path rule: /fr-CA/collection reaches the /collection route in fr-CA.
   app.use(localePathPrefix());
-  app.useStaticAssets(BUNDLE_ASSETS.dir, {
-    prefix: BUNDLE_ASSETS.prefix,
-    maxAge: BUNDLE_ASSETS.maxAge,
-    immutable: true,
-    index: false,
-  });
-  app.useStaticAssets(LOCALE_ASSETS.dir, {
-    prefix: LOCALE_ASSETS.prefix,
-    maxAge: LOCALE_ASSETS.maxAge,
-    index: false,
-  });
-  app.useStaticAssets(STATIC_ASSETS.dir, {
-    prefix: STATIC_ASSETS.prefix,
-    maxAge: STATIC_ASSETS.maxAge,
-    index: false,
-  });
+  // Issue 18 item 1: each static file as its best precompressed copy (src/http/compression.ts).
+  app.use(
+    BUNDLE_ASSETS.prefix,
+    staticFiles(BUNDLE_ASSETS.dir, { maxAge: BUNDLE_ASSETS.maxAge, immutable: true }),
+  );
+  app.use(LOCALE_ASSETS.prefix, staticFiles(LOCALE_ASSETS.dir, { maxAge: LOCALE_ASSETS.maxAge }));
+  app.use(STATIC_ASSETS.prefix, staticFiles(STATIC_ASSETS.dir, { maxAge: STATIC_ASSETS.maxAge }));
+  // Pages and API answers: compressed per response unless a proxy in front does it (COMPRESSION=off).
+  if (config.http.compression) app.use(dynamicCompression());
 }

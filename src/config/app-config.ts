@@ -42,6 +42,8 @@ export interface AppConfig {
     readonly port: number;
     /** This service's public origin without a trailing slash, e.g. `http://localhost:3333`. */
     readonly publicUrl: string;
+    /** Pages and API answers compressed here (COMPRESSION=on, the default) or by a proxy (off). */
+    readonly compression: boolean;
     /** Number of reverse proxies in front of the service whose X-Forwarded-For is trusted. */
     readonly trustProxy: number;
   };

@@ -490,7 +490,13 @@ export function parseConfig(raw: RawEnv): AppConfig {
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     env,
-    http: { host, port, publicUrl, trustProxy },
+    http: {
+      host,
+      port,
+      publicUrl,
+      trustProxy,
+      compression: read('COMPRESSION', z.enum(['on', 'off']), 'on') === 'on',
+    },
     services,
     features,
     warnings,

@@ -21,3 +21,7 @@ export const PROJECT_ROOT = findProjectRoot(__dirname);
 export const LOCALES_DIR = path.join(PROJECT_ROOT, 'locales');
 /** The browser bundle built by scripts/build-client.js (content-hashed files and manifest.json). */
 export const CLIENT_DIST_DIR = path.join(PROJECT_ROOT, 'client/dist');
+/** The brand files (client/public), as the build copies them beside their compressed copies. */
+export const CLIENT_PUBLIC_BUILD_DIR = path.join(CLIENT_DIST_DIR, 'public');
+/** The translation files (locales/), as the build copies them for the browser, compressed too. */
+export const LOCALES_BUILD_DIR = path.join(CLIENT_DIST_DIR, 'locales');

@@ -1,0 +1,128 @@
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+import { CLIENT_DIST_DIR } from '../../src/config/project-paths';
+import { signedInSession } from '../support/account-api';
+import { TestApp, startTestApp } from '../support/test-app';
+
+/**
+ * Issue 18 item 1, bytes on the wire: static files as the best precompressed copy the request
+ * accepts (with their caching), pages and API answers above 1 kB compressed unless COMPRESSION=off,
+ * and /collection within 45 kB as a phone receives it (HTML plus first-load JavaScript).
+ */
+interface Raw {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  bytes: Buffer;
+}
+
+function get(base: string, urlPath: string, headers: Record<string, string> = {}): Promise<Raw> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    http
+      .get({ hostname, port, path: urlPath, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            bytes: Buffer.concat(chunks),
+          }),
+        );
+      })
+      .on('error', reject);
+  });
+}
+
+const decode = (raw: Raw): Buffer =>
+  raw.headers['content-encoding'] === 'br'
+    ? zlib.brotliDecompressSync(raw.bytes)
+    : raw.headers['content-encoding'] === 'gzip'
+      ? zlib.gunzipSync(raw.bytes)
+      : raw.bytes;
+
+const manifest = () =>
+  JSON.parse(fs.readFileSync(path.join(CLIENT_DIST_DIR, 'manifest.json'), 'utf8')) as {
+    script: string;
+    preload: string[];
+  };
+
+describe('compression on (the default)', () => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    cookie = (await signedInSession(t)).cookie;
+  }, 60_000);
+  afterAll(() => t.close());
+
+  it.each([
+    ['br, gzip', 'br'],
+    ['gzip', 'gzip'],
+    ['identity', undefined],
+  ])('the bundle for Accept-Encoding %s: %s, immutable, Vary', async (accept, encoding) => {
+    const file = `/static/app/${manifest().script}`;
+    const res = await get(t.url, file, { 'accept-encoding': accept });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe(encoding);
+    expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(decode(res)).toEqual(fs.readFileSync(path.join(CLIENT_DIST_DIR, manifest().script)));
+  });
+
+  it('brand files and translation namespaces come precompressed too', async () => {
+    for (const file of ['/static/css/signin.css', '/static/locales/fr-CA/consent.json']) {
+      const res = await get(t.url, file, { 'accept-encoding': 'br' });
+      expect({ file, encoding: res.headers['content-encoding'] }).toEqual({ file, encoding: 'br' });
+      expect(decode(res).length).toBeGreaterThan(res.bytes.length);
+    }
+  });
+
+  it('a page is compressed for a client that accepts it, and sent plain to one that does not', async () => {
+    const br = await get(t.url, '/collection', { cookie, 'accept-encoding': 'br, gzip' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(br.headers['cache-control']).toBe('no-store');
+    const plain = await get(t.url, '/collection', { cookie });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(decode(br).toString()).toContain('<html lang="en-US"');
+    expect(br.bytes.length).toBeLessThan(plain.bytes.length / 2);
+  });
+
+  it('a small answer (under 1 kB) is sent as it is', async () => {
+    const res = await get(t.url, '/healthz', { 'accept-encoding': 'br, gzip' });
+    expect(res.bytes.length).toBeLessThan(1024);
+    expect(res.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('/collection as a phone receives it, HTML and first-load JavaScript: at most 45 kB', async () => {
+    const accept = { 'accept-encoding': 'br, gzip' };
+    const page = await get(t.url, '/collection', { cookie, ...accept });
+    const scripts = [manifest().script, ...manifest().preload];
+    let total = page.bytes.length;
+    for (const file of scripts)
+      total += (await get(t.url, `/static/app/${file}`, accept)).bytes.length;
+    expect(total).toBeLessThanOrEqual(45 * 1024);
+  });
+});
+
+describe('COMPRESSION=off (a proxy in front compresses)', () => {
+  let t: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    t = await startTestApp({ COMPRESSION: 'off' });
+    cookie = (await signedInSession(t)).cookie;
+  }, 60_000);
+  afterAll(() => t.close());
+
+  it('pages go plain; static files keep their precompressed copies', async () => {
+    const page = await get(t.url, '/collection', { cookie, 'accept-encoding': 'br, gzip' });
+    expect(page.headers['content-encoding']).toBeUndefined();
+    const file = await get(t.url, `/static/app/${manifest().script}`, { 'accept-encoding': 'br' });
+    expect(file.headers['content-encoding']).toBe('br');
+  });
+});

@@ -9,6 +9,7 @@ import {
   TEST_TIMEOUT_MS,
   errorPagePath,
   settle,
+  signedInCookies,
   until,
   useShellBrowser,
   waitForHydration,
@@ -68,37 +69,62 @@ describe('documentation screenshots of the shell', () => {
     if (WRITE) fs.writeFileSync(path.join(OUT, `${name}.png`), png);
   }
 
-  it.each([
-    ['collection-en-US-light', '/collection', 'light'],
-    ['collection-en-US-dark', '/collection', 'dark'],
-    ['collection-ja-JP-light', '/collection?lang=ja-JP', 'light'],
-  ] as const)(
-    '%s',
-    async (name, urlPath, theme) => {
-      const page = await open(urlPath, { theme });
-      await shoot(page, name);
+  /** A page path in a locale by the §2 rule (no prefix for en-US). */
+  const localized = (locale: string, page: string) =>
+    locale === 'en-US' ? page : `/${locale}${page}`;
+
+  // Issue 16 item 5: the five pages of the README in the three languages it shows.
+  const LOCALES_SHOWN = ['en-US', 'fr-CA', 'ja-JP'] as const;
+
+  it.each(LOCALES_SHOWN)(
+    'collection, sessions and error page, %s',
+    async (locale) => {
+      // A second session, so the sessions page has more than one row.
+      await signedInCookies(fixture.shell.t);
+      for (const [name, urlPath] of [
+        ['collection', localized(locale, '/collection')],
+        ['sessions', localized(locale, '/account/sessions')],
+        ['error-page', errorPagePath(locale)],
+      ] as const) {
+        const page = await open(urlPath);
+        await shoot(page, `${name}-${locale}`);
+      }
     },
     TEST_TIMEOUT_MS,
   );
 
   it(
-    'mobile-panel: a phone with the menu open and a section expanded',
+    'collection, en-US, dark theme',
     async () => {
-      const page = await open('/collection', { viewport: PHONE });
+      await shoot(await open('/collection', { theme: 'dark' }), 'collection-en-US-dark');
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it.each(LOCALES_SHOWN)(
+    'a sign-in step, %s',
+    async (locale) => {
+      const context = await fixture.context({ viewport: DESKTOP });
+      const page = await context.newPage();
+      await page.goto(`${fixture.shell.t.url}/signin?b=psa&lang=${locale}`);
+      await page.waitForURL(/\/idp\/signin\//);
+      await page.waitForSelector('#field-email');
+      await shoot(page, `signin-step-${locale}`);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it.each(LOCALES_SHOWN)(
+    'mobile-panel, %s: a phone with the menu open and a section expanded',
+    async (locale) => {
+      const page = await open(localized(locale, '/collection'), { viewport: PHONE });
       await page.locator('.site-header__mobile-toggle').click();
-      const section = page.locator('#site-header-mobile-panel .site-header__section-button').nth(1);
+      const section = page
+        .locator('#site-header-mobile-panel .site-header__section-button')
+        .first();
       await section.click();
       await page.locator(`#${(await section.getAttribute('aria-controls')) ?? ''}`).waitFor();
-      await shoot(page, 'mobile-panel');
-    },
-    TEST_TIMEOUT_MS,
-  );
-
-  it(
-    'error-page',
-    async () => {
-      const page = await open(errorPagePath('en-US'));
-      await shoot(page, 'error-page');
+      await shoot(page, `mobile-panel-${locale}`);
     },
     TEST_TIMEOUT_MS,
   );

@@ -33,6 +33,7 @@ describe(parseConfig.name, () => {
       port: 3333,
       publicUrl: 'http://localhost:3333',
       trustProxy: 0,
+      compression: true,
     });
     expect(config.idp).toEqual({
       mode: 'embedded',

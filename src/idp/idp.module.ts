@@ -10,6 +10,7 @@ import { CodeLimits } from './accounts/code-limits';
 import { FactorStore } from './accounts/factor-store';
 import { OneTimeCodes } from './accounts/one-time-codes';
 import { seedDemoUsers } from './demo-users';
+import { StartupTasks } from '../lifecycle/startup-tasks';
 import { FlowRecords } from './interaction/flow-records';
 import { InteractionController } from './interaction/interaction.controller';
 import { InteractionService } from './interaction/interaction.service';
@@ -83,6 +84,7 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
     private readonly accounts: AccountStore,
     private readonly factors: FactorStore,
     private readonly logger: AppLogger,
+    private readonly startup: StartupTasks,
   ) {
     this.logger.setContext(IdpModule.name);
   }
@@ -199,9 +201,18 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
     };
   }
 
-  async onModuleInit(): Promise<void> {
-    const created = await seedDemoUsers(this.accounts, this.factors);
-    if (created > 0) this.logger.info({ created }, 'seeded demo users');
+  /**
+   * The demo users are seeded after the listener is up (issue 18 item 4): hashing their passwords
+   * (scrypt at the production parameters) is most of a first start, and /readyz says 503 until it is
+   * done (StartupTasks), so nothing signs in before they exist.
+   */
+  onModuleInit(): void {
+    this.startup.run(
+      'demoUsers',
+      seedDemoUsers(this.accounts, this.factors).then((created) => {
+        if (created > 0) this.logger.info({ created }, 'seeded demo users');
+      }),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -187,7 +187,7 @@ describe('layout: every page fits a phone and a desktop', () => {
         const rows = await page.$$eval('.session-item', (items) =>
           items.map((item) =>
             [
-              ...item.querySelectorAll('.session-facts > div, .session-current, .session-action'),
+              ...item.querySelectorAll('.session-facts > div, .session-status, .session-action'),
             ].map((cell) => Math.round(cell.getBoundingClientRect().left)),
           ),
         );

@@ -61,8 +61,10 @@ describe('shell error page and error boundary in Chromium', () => {
       const page = await context.newPage();
       await page.route(`${fixture.shell.t.url}/collection`, async (route) => {
         const response = await route.fetch();
+        // Every collector id in the data (the account state and, since issue 16 item 4, the
+        // landing's account summary).
         const body = (await response.text()).replace(
-          /"collectorsId":\d+/,
+          /"collectorsId":\d+/g,
           '"collectorsId":{"toString":1,"valueOf":1}',
         );
         await route.fulfill({ response, body });

@@ -60,7 +60,7 @@ export interface ProcessApp {
 /**
  * The service as `npm start` runs it (NODE_ENV=production, the environment given and PATH only), as a
  * real child process on a free port (or `env.PORT`), with a fresh DATA_DIR unless one is given.
- * Resolves once /healthz answers.
+ * Resolves once /healthz answers and the start-up work is done (`/readyz`'s `startup` check).
  */
 export async function startProcessApp(
   main: string,
@@ -121,7 +121,12 @@ export async function startProcessApp(
   for (;;) {
     if (exited) throw new Error(`the service exited during start-up:\n${all}`);
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return app;
+      // Up, and its start-up work done (readiness's `startup` check; other checks may be down on
+      // purpose in a fault test).
+      const ready = (await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as {
+        checks?: Record<string, { status?: string }>;
+      };
+      if (ready.checks?.startup?.status === 'up' || ready.checks?.shutdown) return app;
     } catch {
       // not listening yet
     }

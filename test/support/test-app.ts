@@ -7,6 +7,7 @@ import { AppModule } from '../../src/app.module';
 import type { AppConfig } from '../../src/config/app-config';
 import type { RawEnv } from '../../src/config/config.schema';
 import { freePort } from './free-port';
+import { StartupTasks } from '../../src/lifecycle/startup-tasks';
 import { testConfig } from './test-config';
 
 /** Every JSON log line the app wrote, kept in memory for assertions. */
@@ -53,6 +54,8 @@ export async function startTestApp(env: RawEnv = {}, controllers: Type[] = []): 
   const app = await NestFactory.create<NestExpressApplication>(TestRootModule, NEST_APP_OPTIONS);
   configureApp(app, config);
   await app.listen(port, '127.0.0.1');
+  // What may finish after the listener (the demo users, issue 18 item 4) has, before a test signs in.
+  await app.get(StartupTasks).settled();
   return {
     app,
     config,

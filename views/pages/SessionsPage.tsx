@@ -90,7 +90,11 @@ export function SessionsPage({ data, t }: PageProps) {
               </div>
             </dl>
             {/* Always a cell, empty on other rows, so every row's columns line up (issue 16 item 5). */}
-            <p className="session-current">{row.current ? t('common.sessions.thisDevice') : ''}</p>
+            {row.current ? (
+              <p className="session-status session-current">{t('common.sessions.thisDevice')}</p>
+            ) : (
+              <p className="session-status" aria-hidden="true" />
+            )}
             <Button
               size="sm"
               variant="secondary"

@@ -9,7 +9,7 @@
  */
 const LAYERS = [
   ['shared', 'errors', 'lifecycle', 'common'],
-  ['config', 'metrics'],
+  ['config', 'metrics', 'tracing'],
   ['cookies', 'logging', 'oidc', 'locale', 'brand'],
   ['session', 'render'],
   ['http', 'api', 'idp', 'health', 'rate-limit'],

@@ -52,9 +52,9 @@ async function startHello() {
  * The app as `npm start` runs it. `root` is the checkout to run (its dist/ built): this one by
  * default, or another for a before/after comparison in the same run (BENCH_BASELINE in run.js).
  */
-async function startApp(extraEnv = {}, root = ROOT) {
+async function startApp(extraEnv = {}, root = ROOT, dataDir = undefined) {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
+  dataDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
   // The same runtime flags as `npm start` and the Dockerfile: a larger young generation means fewer
   // scavenges for a server that allocates a little per request.
   const child = spawn(
@@ -86,10 +86,52 @@ async function startApp(extraEnv = {}, root = ROOT) {
     if (process.env.BENCH_APP_STDERR) process.stderr.write(d);
   });
   const url = `http://localhost:${port}`;
-  await waitFor(`${url}/healthz`).catch((error) => {
+  // Ready, not only alive: the start-up work (the demo users) runs after the listener (issue 18 item 4).
+  await waitFor(`${url}/readyz`).catch((error) => {
     throw new Error(`${error.message}\n${stderr}`);
   });
-  return { url, pid: child.pid, stop: () => child.kill('SIGTERM') };
+  const exit = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    url,
+    pid: child.pid,
+    stop: () => child.kill('SIGTERM'),
+    stopped: () => {
+      child.kill('SIGTERM');
+      return exit;
+    },
+  };
+}
+
+/**
+ * Issue 18 item 4, cold start: milliseconds from spawning the process to its first 200 on /healthz,
+ * with `dataDir` as it is (empty on a first start). The process is then left to finish its start-up
+ * work (so the next start finds complete data) and stopped.
+ */
+async function coldStart(dataDir) {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(
+    process.execPath,
+    [...RUNTIME.nodeFlags, path.join(ROOT, 'dist/src/main.js')],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, ...RUNTIME.env, PORT: String(port), DATA_DIR: dataDir },
+      stdio: 'ignore',
+    },
+  );
+  const exit = new Promise((resolve) => child.once('exit', resolve));
+  let ms;
+  while (ms === undefined) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) ms = performance.now() - started;
+    } catch {
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+  await waitFor(`http://127.0.0.1:${port}/readyz`);
+  child.kill('SIGTERM');
+  await exit;
+  return ms;
 }
 
 /**
@@ -133,6 +175,31 @@ async function startFloor(cookieHeader, pageData) {
   };
 }
 
+/**
+ * Issue 17: an OTLP/HTTP endpoint for the tracing-on scenario (otlp-sink.js), in its own process.
+ * `received()` asks it how many exports (and bytes) arrived.
+ */
+async function startOtlpSink() {
+  const port = await freePort();
+  const child = fork(path.join(__dirname, 'otlp-sink.js'), {
+    env: { PATH: process.env.PATH, PORT: String(port) },
+    stdio: 'ignore',
+  });
+  await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`OTLP sink exited with ${code}`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received: () =>
+      new Promise((resolve) => {
+        child.once('message', resolve);
+        child.send('count');
+      }),
+    stop: () => child.kill('SIGTERM'),
+  };
+}
+
 /** The ShellData a rendered shell page carries for hydration (views/Document.tsx, id page-data). */
 function pageDataOf(html) {
   const m = /<script id="page-data" type="application\/json"[^>]*>([\s\S]*?)<\/script>/.exec(html);
@@ -171,11 +238,13 @@ module.exports = {
   CONNECTIONS,
   DEMO_PASSWORD,
   ROOT,
+  coldStart,
   freePort,
   pageDataOf,
   run,
   startApp,
   startFloor,
   startHello,
+  startOtlpSink,
   waitFor,
 };

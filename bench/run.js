@@ -1,15 +1,19 @@
 // `npm run bench`: the product's hot paths under autocannon, beside a NestJS hello server measured in
 // the same run, printing ratios (absolute numbers drift between machines; ratios do not). Loopback only.
 'use strict';
+const fs = require('node:fs');
 const os = require('node:os');
+const path = require('node:path');
 const {
   CONNECTIONS,
   DEMO_PASSWORD,
+  coldStart,
   pageDataOf,
   run,
   startApp,
   startFloor,
   startHello,
+  startOtlpSink,
 } = require('./harness');
 const { signIn } = require('./signin');
 
@@ -92,7 +96,105 @@ async function compareWithBaseline(signinPath, batchPath) {
   return rows;
 }
 
+/**
+ * Issue 18 item 4: time to the first 200 on /healthz, from an empty data folder (keys generated,
+ * databases created; the demo users are seeded after the listener) and from that folder again.
+ * Targets: 2.0 s and 1.0 s.
+ */
+async function coldStarts() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cold-'));
+  const empty = await coldStart(dataDir);
+  const existing = await coldStart(dataDir);
+  console.log(
+    `Cold start to the first /healthz 200: ${(empty / 1000).toFixed(2)} s from an empty data folder (target 2.0 s), ${(existing / 1000).toFixed(2)} s with existing data (target 1.0 s).`,
+  );
+}
+
+/**
+ * Issue 17: what tracing costs, both ways against the hello reference of this run. Off (no
+ * OTEL_EXPORTER_OTLP_ENDPOINT: the default, and every other row) the service loads no OpenTelemetry
+ * SDK module and its request path makes no tracer call (the choice is made once, at start); on,
+ * every request is sampled and exported.
+ */
+function tracingNote(results, reference, referenceCpu, exported) {
+  const figures = (r) =>
+    `${(r.rps / reference).toFixed(2)} x hello` +
+    (r.cpu === undefined
+      ? ''
+      : `, CPU ${(referenceCpu / r.cpu).toFixed(2)} (${Math.round(r.cpu)} µs/req)`);
+  for (const label of TRACING_PATHS) {
+    const off = results.find((r) => r.name === `tracing off: ${label}`);
+    const on = results.find((r) => r.name === `tracing on: ${label}`);
+    if (!off || !on) continue;
+    const extra =
+      off.cpu === undefined || on.cpu === undefined
+        ? ''
+        : `: on costs ${Math.round(on.cpu - off.cpu)} µs of CPU per request`;
+    console.log(`Tracing, ${label}: off ${figures(off)}; on ${figures(on)}${extra}.`);
+  }
+  console.log(
+    'Tracing off (the default, and every other row) loads no OpenTelemetry SDK module ' +
+      '(test/integration/tracing.spec.ts) and makes no tracer call per request; BENCH_BASELINE ' +
+      'compares it with a checkout without tracing. ' +
+      `Exported while on: ${exported ? `${exported.exports} requests, ${Math.round(exported.bytes / 1024)} kB` : 'unknown'}.`,
+  );
+}
+
+/** The paths measured with tracing off and on (issue 17), by label. */
+const TRACING_PATHS = ['/signin -> IdP (signed out)', 'API batch'];
+
+/**
+ * Tracing off and on side by side, each in a fresh instance with one signed-in collector (on: spans
+ * exported over OTLP/HTTP to otlp-sink.js), on two paths whose cost does not grow during the run: a
+ * sign-in's start, signed out, and the API batch. (The signed-in redirect makes a session per
+ * request, so its cost per request climbs with the run and would hide a difference this small.)
+ * Measured off, on, on, off, so that a drift of the machine weighs on both alike.
+ */
+async function tracingOffAndOn(batchPath) {
+  const sink = await startOtlpSink();
+  const apps = {
+    off: await startApp(),
+    on: await startApp({ OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }),
+  };
+  const rows = [];
+  let exported;
+  try {
+    const cookies = {
+      off: await signIn(apps.off.url, 'collector@example.com', DEMO_PASSWORD),
+      on: await signIn(apps.on.url, 'collector@example.com', DEMO_PASSWORD),
+    };
+    const request = (which, label) =>
+      label === TRACING_PATHS[0]
+        ? { url: `${apps[which].url}/signin?b=psa` }
+        : {
+            url: `${apps[which].url}/api/collectors-web/trpc${batchPath}`,
+            headers: { cookie: cookies[which], 'x-locale': 'en-US' },
+          };
+    const measured = {};
+    for (const [which, label] of [
+      ['off', TRACING_PATHS[0]],
+      ['on', TRACING_PATHS[0]],
+      ['on', TRACING_PATHS[1]],
+      ['off', TRACING_PATHS[1]],
+    ]) {
+      measured[`${which} ${label}`] = summary(
+        `tracing ${which}: ${label}`,
+        await run({ duration: DURATION, pid: apps[which].pid, ...request(which, label) }),
+      );
+    }
+    for (const label of TRACING_PATHS) rows.push(measured[`off ${label}`], measured[`on ${label}`]);
+    // What reached the collector during the runs (batches go out as they fill, under load).
+    exported = await sink.received();
+  } finally {
+    apps.off.stop();
+    apps.on.stop();
+    sink.stop();
+  }
+  return { rows, exported };
+}
+
 async function main() {
+  await coldStarts();
   const results = [];
   const hello = await startHello();
   try {
@@ -198,6 +300,10 @@ async function main() {
     refreshing.stop();
   }
 
+  // Issue 17: what tracing costs, off and on, in this run (tracingOffAndOn).
+  const { rows: tracingRows, exported } = await tracingOffAndOn(batchPath);
+  results.push(...tracingRows);
+
   const comparison = BASELINE ? await compareWithBaseline(signinPath, batchPath) : [];
 
   const reference = results[0].rps;
@@ -241,6 +347,7 @@ async function main() {
       `${label}: ${ratio.toFixed(2)} x hello (target >= ${target.toFixed(2)}${floorNote(key)})${p99}: ${met ? 'MET' : 'NOT MET'}`,
     );
   }
+  tracingNote(results, reference, referenceCpu, exported);
   if (comparison.length > 0) {
     console.log(`This checkout against ${BASELINE} (ratios above 1.00: this one is faster):`);
     console.table(comparison);

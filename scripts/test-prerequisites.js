@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // Makes sure every program the tests start is installed (README: `npm test` needs nothing else):
-// redis-server for the Redis adapter and the multi-instance tests, Chromium for the browser specs.
+// redis-server for the Redis adapter and the multi-instance tests (also the sentinel of the Sentinel
+// tests: Debian's redis-server runs as one with --sentinel, so the redis-sentinel package, only a
+// service wrapper around the same binary, is not needed), redis-cli for `redis-cli --cluster create`
+// of the cluster tests, Chromium for the browser specs.
 // It installs Debian's packages when they are missing and we may (root with apt-get); otherwise it
 // stops with a message that says what to install. Tests are never skipped for a missing program:
 // a browser spec that still finds no Chromium fails with the same advice (test/support/chromium.ts).
@@ -18,7 +21,13 @@ const REQUIRED = [
   {
     program: 'redis-server',
     pkg: 'redis-server',
-    why: 'session-store contract tests (Redis adapter), multi-instance and Redis fault tests',
+    why: 'session-store contract tests (Redis adapter: one node, Sentinel, cluster), multi-instance and Redis fault tests',
+  },
+  {
+    // Debian's redis-server depends on it, but a machine may have the server without it.
+    program: 'redis-cli',
+    pkg: 'redis-tools',
+    why: 'the Redis Cluster tests create their cluster with `redis-cli --cluster create`',
   },
   {
     // Debian's build (never a downloaded browser), driven by playwright-core at /usr/bin/chromium.

@@ -8,6 +8,7 @@ import { HttpDrain } from './lifecycle/http-drain';
 import { installProcessGuards } from './lifecycle/process-guards';
 import { NestLogger } from './logging/app-logger';
 import { ShutdownState } from './lifecycle/shutdown-state';
+import { startTracing } from './tracing';
 
 function configOrExit(): AppConfig {
   try {
@@ -24,16 +25,31 @@ function configOrExit(): AppConfig {
 
 async function bootstrap(): Promise<void> {
   const config = configOrExit();
+  // Before the app is built: the request middleware, the IdP adapter and the session store decide
+  // when they are made whether to trace (issue 17 item 2). Without an OTLP endpoint, nothing loads.
+  const tracer = await startTracing(config);
   const app = await createApp(config);
   const logger = app.get(NestLogger);
+  tracer.reportTo({
+    warn: (message) => logger.warn(message, 'OpenTelemetry'),
+    error: (message) => logger.error(message, 'OpenTelemetry'),
+  });
   const exit = (code: number): never => process.exit(code);
   installProcessGuards(logger, exit);
   // Tracks in-flight responses from the first request, so a shutdown can close their connections.
   const drain = new HttpDrain(app.getHttpServer());
   await app.listen(config.http.port, config.http.host);
   logger.log(`listening on ${config.http.publicUrl} (${config.env}, IdP ${config.idp.mode})`);
+  // The spans of the last requests (and of back-channel deliveries that Nest's close waits for) are
+  // exported before the process exits: the tracer shuts down after the app.
+  const stopping = {
+    close: async () => {
+      await app.close();
+      await tracer.shutdown();
+    },
+  };
   new GracefulShutdown(
-    { app, state: app.get(ShutdownState), drain, logger, exit },
+    { app: stopping, state: app.get(ShutdownState), drain, logger, exit },
     config.shutdown,
   ).listen();
 }

@@ -6,13 +6,16 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
 import { AuthEvents } from '../logging/auth-events';
+import { redactCallerUrl } from '../logging/redaction';
 import { IdpError, OidcClient, TokenResult } from '../oidc/oidc-client';
 import { randomKey } from '../session/one-time-store';
+import type { Brand } from '../shared/brand';
 import { ROUTES, servicePath } from '../shared/routes';
+import { ATTRIBUTES, SPANS, activeTracer } from '../tracing';
 import { brandRedirectUrl } from './brand-handoff';
 import { HandoffCodes } from './handoff-codes';
 import type { JourneyContext } from './journey';
-import { BINDING_COOKIE, LoginStates } from './login-state';
+import { BINDING_COOKIE, LoginStates, PendingLogin } from './login-state';
 import type { BrandTokenStart, IdpAnswer } from './route-queries';
 
 /** The brand code redirect's landing: the IdP's answer on the callback URL, and the browser binding. */
@@ -93,6 +96,22 @@ export class BrandTokenService {
       );
     }
     const brand = pending.brandClient;
+    // Issue 17 item 2: the landing continues the trace that the brand's request started.
+    return activeTracer().resume(pending.trace, SPANS.brandSigninLanding, async (span) => {
+      const outcome = await this.complete(pending, brand, landing);
+      span.setAttributes({
+        [ATTRIBUTES.brand]: brand,
+        [ATTRIBUTES.redirectTo]: redactCallerUrl(outcome.redirect),
+      });
+      return outcome;
+    });
+  }
+
+  private async complete(
+    pending: PendingLogin,
+    brand: Brand,
+    landing: BrandTokenLanding,
+  ): Promise<RedirectOutcome> {
     const credentials = this.config.brandClients[brand];
     if (!credentials)
       throw new AppError('InvalidBrandTokenRedirectParams', 'the brand has no client');

@@ -4,6 +4,7 @@ import type { PendingStep } from '../shared/pending-step';
 import { bindingHashOf, matchesBinding } from '../session/browser-binding';
 import { OneTimeStore, randomKey } from '../session/one-time-store';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { activeTracer } from '../tracing';
 import type { JourneyContext } from './journey';
 
 /** A sign-in round trip at the IdP must finish within this time. */
@@ -31,6 +32,12 @@ export interface PendingLogin {
   readonly pendingStep?: PendingStep;
   readonly bindingHash: string;
   readonly createdAt: number;
+  /**
+   * The trace the sign-in started in (a W3C traceparent; only with tracing on, issue 17 item 2): the
+   * browser's trip through the IdP carries no trace context, so the landing finds its trace here and
+   * continues it, and one sign-in is one trace.
+   */
+  readonly trace?: string;
 }
 
 @Injectable()
@@ -46,10 +53,12 @@ export class LoginStates {
     pending: Omit<PendingLogin, 'bindingHash' | 'createdAt'>,
   ): Promise<{ state: string; binding: string }> {
     const binding = randomKey();
+    const trace = activeTracer().saveContext();
     const state = await this.pending.issue({
       ...pending,
       bindingHash: bindingHashOf(binding),
       createdAt: Date.now(),
+      ...(trace ? { trace } : {}),
     });
     return { state, binding };
   }

@@ -6,6 +6,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { CookieChange, HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
 import { AuthEvents } from '../logging/auth-events';
+import { redactCallerUrl } from '../logging/redaction';
 import { OidcClient, TokenResult } from '../oidc/oidc-client';
 import { AccountProfiles } from '../session/account-profiles';
 import { pendingStepOf } from '../session/account-status';
@@ -17,12 +18,13 @@ import { randomKey } from '../session/one-time-store';
 import { SessionRecord, Sessions } from '../session/sessions';
 import { DEFAULT_LOCALE } from '../shared/locale';
 import { ROUTES, servicePath } from '../shared/routes';
+import { ATTRIBUTES, SPANS, activeTracer } from '../tracing';
 import { PENDING_STEP_PARAM, PendingStep, isShellPendingStep } from '../shared/pending-step';
 import { decideAfterLogin } from './after-login';
 import { brandRedirectUrl } from './brand-handoff';
 import { HandoffCodes } from './handoff-codes';
 import type { JourneyContext } from './journey';
-import { BINDING_COOKIE, LoginStates } from './login-state';
+import { BINDING_COOKIE, LoginStates, PendingLogin } from './login-state';
 import { PendingStepPage, pendingStepPage } from './pending-step-page';
 
 /** What a sign-in started with: the journey and the session the browser already holds, if any. */
@@ -147,6 +149,19 @@ export class SigninService {
         'InvalidLoginState',
         'sign-in state missing, expired or from another browser',
       );
+    // Issue 17 item 2: the rest (the token exchange, the new session, the brand redirect) continues
+    // the trace that this sign-in's /signin started.
+    return activeTracer().resume(pending.trace, SPANS.signinLanding, async (span) => {
+      const outcome = await this.complete(pending, landing);
+      span.setAttributes({
+        [ATTRIBUTES.brand]: pending.journey.brand,
+        [ATTRIBUTES.redirectTo]: redactCallerUrl(outcome.redirect),
+      });
+      return outcome;
+    });
+  }
+
+  private async complete(pending: PendingLogin, landing: LoginLanding): Promise<RedirectOutcome> {
     // From here the error page knows whom it speaks to: the journey's brand and language.
     const { brand, locale, r } = pending.journey;
     const audience = {

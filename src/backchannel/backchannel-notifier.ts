@@ -7,6 +7,7 @@ import { SESSION_STORE, SessionStore } from '../session/session-store';
 import { SessionEndNotifier, SessionEnding } from '../session/session-ending';
 import { LOGOUT_TOKEN_TYPE, LogoutTokenSubject, logoutTokenClaims } from './logout-token';
 import { ServiceSigningKey } from './service-signing-key';
+import { ATTRIBUTES, FetchFunction, SPANS, activeTracer, tracedFetch } from '../tracing';
 
 /** Attempts per brand: the first at once, then after the base delay, 4x and 16x that. */
 export const DELIVERY_ATTEMPTS = 4;
@@ -45,6 +46,14 @@ export class BackchannelNotifier
   implements OnApplicationShutdown, OnModuleInit, SessionEndNotifier
 {
   private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly tracer = activeTracer();
+  /**
+   * Issue 17 item 2: with tracing on, each POST is a client span whose trace context the brand
+   * receives; the plain fetch otherwise.
+   */
+  private readonly fetch: FetchFunction = this.tracer.enabled
+    ? tracedFetch(this.tracer)
+    : (url, init) => fetch(url, init as RequestInit);
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -93,7 +102,32 @@ export class BackchannelNotifier
     ]);
   }
 
-  private async deliver(
+  /**
+   * One brand's delivery, with its retries, as one span (issue 17 item 2): a child of the request
+   * that ended the session, each attempt's POST a client span inside it.
+   */
+  private deliver(
+    brand: Brand,
+    subject: LogoutTokenSubject,
+    jti: string,
+  ): Promise<DeliveryOutcome> {
+    return this.tracer.inSpan(
+      SPANS.backchannelDelivery,
+      { attributes: { [ATTRIBUTES.brand]: brand, [ATTRIBUTES.logoutJti]: jti } },
+      async (span) => {
+        const outcome = await this.attempt(brand, subject, jti);
+        span.setAttributes({
+          [ATTRIBUTES.deliveryAttempts]: outcome.attempts,
+          [ATTRIBUTES.delivered]: outcome.delivered,
+          'http.response.status_code': outcome.status,
+        });
+        if (!outcome.delivered) span.fail('logout not delivered');
+        return outcome;
+      },
+    );
+  }
+
+  private async attempt(
     brand: Brand,
     subject: LogoutTokenSubject,
     jti: string,
@@ -121,7 +155,7 @@ export class BackchannelNotifier
         ),
         LOGOUT_TOKEN_TYPE,
       );
-      status = await post(uri, token);
+      status = await post(this.fetch, uri, token);
       if (status !== undefined && status >= 200 && status < 300) {
         this.logger.info({ event: 'backchannel-logout', brand, jti, attempt }, 'logout delivered');
         return { brand, delivered: true, attempts: attempt, status };
@@ -150,7 +184,7 @@ export class BackchannelNotifier
 }
 
 /** POSTs the token; the brand's status, or undefined when it could not be reached in time. */
-async function post(uri: string, token: string): Promise<number | undefined> {
+async function post(fetch: FetchFunction, uri: string, token: string): Promise<number | undefined> {
   try {
     const res = await fetch(uri, {
       method: 'POST',

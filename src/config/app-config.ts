@@ -3,10 +3,44 @@ import type { BrandDirectory, ConfigProblem } from './brand-directory';
 import type { AppEnv, ServiceBases } from '../shared/environment';
 
 export type SessionStoreConfig =
-  | { readonly kind: 'sqlite'; readonly file: string }
-  | { readonly kind: 'redis'; readonly url: string };
+  { readonly kind: 'sqlite'; readonly file: string } | RedisStoreConfig;
+
+/** A Redis node or sentinel, from a `host:port` list. */
+export interface RedisAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+/**
+ * Issue 17 item 1: the Redis topologies production runs, each through ioredis (SESSION_STORE names
+ * the kind): one node by URL, a master with replicas found through Redis Sentinel, or a Redis Cluster.
+ */
+export type RedisStoreConfig =
+  | { readonly kind: 'redis'; readonly url: string }
+  | {
+      readonly kind: 'redis-sentinel';
+      readonly sentinels: readonly RedisAddress[];
+      /** The master group name the sentinels monitor (`sentinel monitor <name> ...`). */
+      readonly name: string;
+      /** AUTH for the master and replicas. */
+      readonly password?: string;
+      /** AUTH for the sentinels themselves (their `requirepass`), when they have one. */
+      readonly sentinelPassword?: string;
+      /** TLS to the sentinels and to the master, verified against Node's trust store. */
+      readonly tls: boolean;
+    }
+  | {
+      readonly kind: 'redis-cluster';
+      /** Some of the cluster's nodes; the client learns the rest (CLUSTER SLOTS). */
+      readonly nodes: readonly RedisAddress[];
+      readonly password?: string;
+      readonly tls: boolean;
+    };
 
 export type IdpMode = 'embedded' | 'external';
+
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface RateLimit {
   readonly limit: number;
@@ -96,6 +130,24 @@ export interface AppConfig {
   };
   readonly log: {
     readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+    /**
+     * LOG_FORMAT: `json` lines (the default everywhere: what log pipelines read), or `pretty`, the
+     * same lines through pino-pretty for a person at a terminal (issue 17 item 4).
+     */
+    readonly format: LogFormat;
+  };
+  /**
+   * OpenTelemetry traces (issue 17 item 2). Only whether they are on is decided here; everything else
+   * (exporter, protocol, headers, service name, resource attributes, sampler) the SDK reads from the
+   * standard OTEL_* variables itself, as the OpenTelemetry specification names them.
+   */
+  readonly tracing: {
+    /**
+     * OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set (and the SDK is not
+     * disabled by OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none). When false, no OpenTelemetry
+     * module is loaded at all.
+     */
+    readonly enabled: boolean;
   };
   /** Graceful shutdown on SIGTERM/SIGINT (src/lifecycle/graceful-shutdown.ts). */
   readonly shutdown: {

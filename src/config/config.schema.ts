@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { BRANDS, Brand, REDIRECT_BRANDS } from '../shared/brand';
 import { BrandUrlOverride, ConfigProblem, buildBrandDirectory } from './brand-directory';
 import { ENABLED_FEATURES_KEY, parseEnabledFeatures } from './enabled-features';
+import { SESSION_STORE_KINDS, parseRedisStore } from './redis-store-config';
+import { LOG_FORMATS } from './app-config';
 import type { AppConfig, ClientCredentials, IdpMode, SessionStoreConfig } from './app-config';
 import {
   APP_ENVS,
@@ -248,17 +250,14 @@ export function parseConfig(raw: RawEnv): AppConfig {
     ]),
   ) as unknown as ServiceBases;
 
-  const storeKind = read('SESSION_STORE', z.enum(['sqlite', 'redis']), 'sqlite');
+  const storeKind = read('SESSION_STORE', z.enum(SESSION_STORE_KINDS), 'sqlite');
   let sessionStore: SessionStoreConfig = {
     kind: 'sqlite',
     file: path.join(dataDir, 'sessions.sqlite'),
   };
-  if (storeKind === 'redis') {
-    const url = raw.REDIS_URL;
-    if (!url) problems.push({ key: 'REDIS_URL', message: 'is required when SESSION_STORE=redis' });
-    else if (!/^rediss?:\/\/[^\s]+$/.test(url))
-      problems.push({ key: 'REDIS_URL', message: 'must be a redis:// or rediss:// URL' });
-    else sessionStore = { kind: 'redis', url };
+  if (storeKind !== 'sqlite') {
+    const redis = parseRedisStore(storeKind, raw, problems, warnings);
+    if (redis) sessionStore = redis;
   }
 
   const secret = (key: keyof typeof DEVELOPER_SECRETS): string => {
@@ -414,7 +413,12 @@ export function parseConfig(raw: RawEnv): AppConfig {
     retryBaseMs: read('BACKCHANNEL_RETRY_MS', z.coerce.number().int().min(1).max(60_000), 1000),
   };
 
-  const log = { level: read('LOG_LEVEL', z.enum(LOG_LEVELS), 'info') };
+  const log = {
+    level: read('LOG_LEVEL', z.enum(LOG_LEVELS), 'info'),
+    // Issue 17 item 4: JSON stays the default everywhere; pretty is asked for by name.
+    format: read('LOG_FORMAT', z.enum(LOG_FORMATS, 'must be json or pretty'), 'json'),
+  };
+  const tracing = { enabled: tracingEnabled(raw) };
   // §3 "Enabled-features data: a list of strings", e.g. gettingStarted for the header's first dropdown.
   // §5: malformed data is treated as empty, so it is a warning, not a problem that stops the start.
   const enabledFeatures = parseEnabledFeatures(raw[ENABLED_FEATURES_KEY]);
@@ -518,6 +522,23 @@ export function parseConfig(raw: RawEnv): AppConfig {
     brandClients,
     rateLimit,
     log,
+    tracing,
     shutdown: { drainMs, timeoutMs },
   };
+}
+
+/**
+ * Issue 17 item 2: traces are exported when an OTLP endpoint is set, for all signals or for traces
+ * (OpenTelemetry specification, "OpenTelemetry Protocol Exporter"). The SDK reads every OTEL_*
+ * variable itself; this only decides whether it is loaded at all, and so also honours the two
+ * variables by which the specification turns tracing off: OTEL_SDK_DISABLED=true ("Environment
+ * Variable Specification": a boolean, true case-insensitively) and OTEL_TRACES_EXPORTER=none (the
+ * SDK for Node then sets up no exporter when none comes first).
+ */
+function tracingEnabled(raw: RawEnv): boolean {
+  const endpoint = raw.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || raw.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (!endpoint?.trim()) return false;
+  if (raw.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  const [firstExporter] = (raw.OTEL_TRACES_EXPORTER ?? '').split(',').map((e) => e.trim());
+  return firstExporter !== 'none';
 }

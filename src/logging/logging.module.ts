@@ -3,6 +3,7 @@ import pino from 'pino';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppLogger, NestLogger, ROOT_LOGGER } from './app-logger';
 import { AuthEvents } from './auth-events';
+import { logDestination } from './log-destination';
 import { rootLoggerOptions } from './log-format';
 
 export interface LoggingOptions {
@@ -11,7 +12,7 @@ export interface LoggingOptions {
 }
 
 /**
- * JSON log lines with pino: the root logger, the logger services inject (AppLogger) and Nest's own
+ * Log lines with pino (JSON, or pretty for a terminal with LOG_FORMAT=pretty): the root logger, the logger services inject (AppLogger) and Nest's own
  * (NestLogger). The access line and the request scope come from requestLogging, which
  * configureApp mounts first.
  */
@@ -25,10 +26,12 @@ export class LoggingModule {
         {
           provide: ROOT_LOGGER,
           inject: [APP_CONFIG],
-          useFactory: (config: AppConfig) =>
-            options.logDestination
-              ? pino(rootLoggerOptions(config), options.logDestination)
-              : pino(rootLoggerOptions(config)),
+          useFactory: async (config: AppConfig) => {
+            const destination = await logDestination(config.log.format, options.logDestination);
+            return destination
+              ? pino(rootLoggerOptions(config), destination)
+              : pino(rootLoggerOptions(config));
+          },
         },
         AppLogger,
         NestLogger,

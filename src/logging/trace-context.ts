@@ -73,7 +73,19 @@ type Traced = IncomingMessage & { [TRACE]?: TraceContext };
  * trace context for its log lines, and answers with a traceparent naming our span.
  */
 export function beginTrace(req: IncomingMessage, res: ServerResponse): TraceContext {
-  const trace = traceContextFor(parseTraceparent(req.headers[TRACEPARENT_HEADER]));
+  return attachTrace(req, res, traceContextFor(parseTraceparent(req.headers[TRACEPARENT_HEADER])));
+}
+
+/**
+ * Keeps a request's trace context for its log lines and answers with a traceparent naming its span:
+ * beginTrace's own, or the span OpenTelemetry made for the request when tracing is on, so that log
+ * lines and exported spans carry the same ids (issue 17 item 2).
+ */
+export function attachTrace(
+  req: IncomingMessage,
+  res: ServerResponse,
+  trace: TraceContext,
+): TraceContext {
   (req as Traced)[TRACE] = trace;
   res.setHeader(TRACEPARENT_HEADER, formatTraceparent(trace));
   return trace;

@@ -3,6 +3,14 @@ import * as client from 'openid-client';
 import type { ClientCredentials } from '../config/app-config';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
+import {
+  FetchFunction,
+  SPANS,
+  SpanAttributes,
+  Tracer,
+  activeTracer,
+  tracedFetch,
+} from '../tracing';
 
 /** §7: token redirects and refreshes ask for these scopes. */
 export const SIGNIN_SCOPE = 'openid customer offline_access';
@@ -79,8 +87,21 @@ export interface TokenResult extends TokenSet {
 @Injectable()
 export class OidcClient {
   private readonly configurations = new Map<string, Promise<client.Configuration>>();
+  private readonly tracer: Tracer = activeTracer();
+  /**
+   * Issue 17 item 2: with tracing on, every HTTP request to the IdP is a client span carrying the
+   * trace context (the embedded IdP, and any IdP that traces, continue it); undefined when off, so
+   * openid-client keeps its own fetch.
+   */
+  readonly fetch: FetchFunction | undefined = this.tracer.enabled
+    ? tracedFetch(this.tracer)
+    : undefined;
+  /** What every IdP operation's span says about where it went. */
+  private readonly spanAttributes: SpanAttributes;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+    this.spanAttributes = { 'server.address': new URL(config.idp.issuer).hostname };
+  }
 
   get serviceClient(): ClientCredentials {
     return { clientId: this.config.idp.clientId, clientSecret: this.config.idp.clientSecret };
@@ -101,6 +122,8 @@ export class OidcClient {
           undefined,
           {
             ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+            // Kept by the configuration for all its later requests too (openid-client).
+            ...(this.fetch ? { [client.customFetch]: this.fetch } : {}),
             timeout: 5,
           },
         )
@@ -155,52 +178,69 @@ export class OidcClient {
     checks: { state: string; nonce?: string; verifier?: string },
     credentials = this.serviceClient,
   ): Promise<TokenResult> {
-    const configuration = await this.configuration(credentials);
-    try {
-      const response = await client.authorizationCodeGrant(configuration, callbackUrl, {
-        expectedState: checks.state,
-        ...(checks.nonce ? { expectedNonce: checks.nonce } : {}),
-        ...(checks.verifier ? { pkceCodeVerifier: checks.verifier } : {}),
-        idTokenExpected: true,
-      });
-      return toTokenResult(response);
-    } catch (error) {
-      throw wrap('the authorization code could not be exchanged', error);
-    }
+    return this.traced(SPANS.idpExchangeCode, async () => {
+      const configuration = await this.configuration(credentials);
+      try {
+        const response = await client.authorizationCodeGrant(configuration, callbackUrl, {
+          expectedState: checks.state,
+          ...(checks.nonce ? { expectedNonce: checks.nonce } : {}),
+          ...(checks.verifier ? { pkceCodeVerifier: checks.verifier } : {}),
+          idTokenExpected: true,
+        });
+        return toTokenResult(response);
+      } catch (error) {
+        throw wrap('the authorization code could not be exchanged', error);
+      }
+    });
+  }
+
+  /** An IdP operation in a span of its own (discovery, when it is due, and each HTTP request inside). */
+  private traced<T>(name: string, operation: () => Promise<T>): Promise<T> {
+    return this.tracer.inSpan(
+      name,
+      { kind: 'internal', attributes: this.spanAttributes },
+      operation,
+    );
   }
 
   /**
    * The IdP's userinfo for an access token (OIDC Core §5.3), its `sub` checked against the one the
    * caller knows (§5.3.4: a response for another subject is refused).
    */
-  async userinfo(accessToken: string, expectedSub: string): Promise<Record<string, unknown>> {
-    const configuration = await this.configuration(this.serviceClient);
-    try {
-      return { ...(await client.fetchUserInfo(configuration, accessToken, expectedSub)) };
-    } catch (error) {
-      throw wrap('userinfo could not be read', error);
-    }
+  userinfo(accessToken: string, expectedSub: string): Promise<Record<string, unknown>> {
+    return this.traced(SPANS.idpUserinfo, async () => {
+      const configuration = await this.configuration(this.serviceClient);
+      try {
+        return { ...(await client.fetchUserInfo(configuration, accessToken, expectedSub)) };
+      } catch (error) {
+        throw wrap('userinfo could not be read', error);
+      }
+    });
   }
 
   /** §7 Token refresh: grant_type=refresh_token with the scope 'offline_access openid customer'. */
-  async refresh(refreshToken: string, credentials = this.serviceClient): Promise<TokenResult> {
-    const configuration = await this.configuration(credentials);
-    try {
-      return toTokenResult(
-        await client.refreshTokenGrant(configuration, refreshToken, { scope: REFRESH_SCOPE }),
-      );
-    } catch (error) {
-      throw wrap('the refresh token was not accepted', error);
-    }
+  refresh(refreshToken: string, credentials = this.serviceClient): Promise<TokenResult> {
+    return this.traced(SPANS.idpRefresh, async () => {
+      const configuration = await this.configuration(credentials);
+      try {
+        return toTokenResult(
+          await client.refreshTokenGrant(configuration, refreshToken, { scope: REFRESH_SCOPE }),
+        );
+      } catch (error) {
+        throw wrap('the refresh token was not accepted', error);
+      }
+    });
   }
 
-  async revoke(token: string, credentials = this.serviceClient): Promise<void> {
-    const configuration = await this.configuration(credentials);
-    try {
-      await client.tokenRevocation(configuration, token, { token_type_hint: 'refresh_token' });
-    } catch (error) {
-      throw wrap('the token could not be revoked', error);
-    }
+  revoke(token: string, credentials = this.serviceClient): Promise<void> {
+    return this.traced(SPANS.idpRevoke, async () => {
+      const configuration = await this.configuration(credentials);
+      try {
+        await client.tokenRevocation(configuration, token, { token_type_hint: 'refresh_token' });
+      } catch (error) {
+        throw wrap('the token could not be revoked', error);
+      }
+    });
   }
 
   async endSessionUrl(params: {

@@ -4,6 +4,7 @@ import { describeSessionStoreContract } from './session-store.contract';
 import { SqliteSessionStore } from './sqlite-session-store';
 import { AppMetrics } from '../metrics/app-metrics';
 import { InstrumentedSessionStore } from './instrumented-session-store';
+import { NO_TRACER, Tracer } from '../tracing';
 
 /** The instrumented store behaves exactly as the adapter it wraps: the whole contract, through it. */
 describeSessionStoreContract('sqlite, instrumented', () => {
@@ -49,5 +50,67 @@ describe(InstrumentedSessionStore.name, () => {
       'session_store_errors_total{operation="set",store="sqlite"} 1',
       'session_store_errors_total{operation="ping",store="sqlite"} 1',
     ]);
+  });
+});
+
+/** Issue 17 item 2: with tracing on, each call is a client span started when the call was. */
+describe(`${InstrumentedSessionStore.name} with tracing`, () => {
+  function recordingTracer(enabled: boolean) {
+    const spans: { name: string; options: unknown; ended: boolean; failed?: unknown }[] = [];
+    const tracer: Tracer = {
+      ...NO_TRACER,
+      enabled,
+      startSpan: (name, options) => {
+        const span: (typeof spans)[number] = { name, options, ended: false };
+        spans.push(span);
+        return {
+          setAttributes: () => undefined,
+          fail: (reason) => (span.failed = reason),
+          end: () => (span.ended = true),
+        };
+      },
+    };
+    return { tracer, spans };
+  }
+
+  it('spans each call by operation and key namespace (never the key), ending or failing it', async () => {
+    const { tracer, spans } = recordingTracer(true);
+    const store = new InstrumentedSessionStore(
+      new SqliteSessionStore(path.join(tempDataDir(), 'sessions.sqlite')),
+      new AppMetrics(),
+      tracer,
+    );
+    const before = performance.now();
+    await store.set('session:secret-handle', 'v', 60);
+    await store.ping();
+    await expect(store.set('', 'v', 60)).rejects.toThrow(RangeError);
+    await store.close();
+
+    expect(spans.map((s) => s.name)).toEqual(['set session', 'ping', 'set']);
+    expect(spans[0]?.options).toEqual({
+      kind: 'client',
+      startTime: expect.any(Number),
+      attributes: {
+        'db.system.name': 'sqlite',
+        'db.operation.name': 'set',
+        'db.collection.name': 'session',
+      },
+    });
+    expect((spans[0]?.options as { startTime: number }).startTime).toBeGreaterThanOrEqual(before);
+    expect(JSON.stringify(spans)).not.toContain('secret-handle');
+    expect(spans.map((s) => s.ended)).toEqual([true, true, true]);
+    expect(spans[2]?.failed).toBeInstanceOf(RangeError);
+  });
+
+  it('makes no span when tracing is off', async () => {
+    const { tracer, spans } = recordingTracer(false);
+    const store = new InstrumentedSessionStore(
+      new SqliteSessionStore(path.join(tempDataDir(), 'sessions.sqlite')),
+      new AppMetrics(),
+      tracer,
+    );
+    await store.set('session:a', 'v', 60);
+    await store.close();
+    expect(spans).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 import type { SessionStore } from './session-store';
 import type { AppMetrics, StoreOperation } from '../metrics/app-metrics';
+import { activeTracer } from '../tracing';
+import type { ActiveSpan, Tracer } from '../tracing';
 
 /**
  * Every timed operation, once: the compiler fails here when the SessionStore port gains a call that
@@ -26,96 +28,151 @@ type Labels = { readonly operation: StoreOperation; readonly store: SessionStore
  * Measures any SessionStore adapter (issue 7): each call's latency in session_store_operation_seconds
  * and each failed call in session_store_errors_total, by operation and store kind. The cost per call
  * is one clock read and one histogram observation (label objects are made once, here); behaviour,
- * results and errors are the adapter's own.
+ * results and errors are the adapter's own. With tracing on (issue 17 item 2) each call is also a
+ * client span of the current request, named by the database semantic conventions
+ * (`get session`: the operation and the key's namespace, never the key itself).
  */
 export class InstrumentedSessionStore implements SessionStore {
   readonly kind: SessionStore['kind'];
   private readonly labels: Readonly<Record<StoreOperation, Labels>>;
+  /** Decided once: with tracing off, a call costs what it did before tracing existed. */
+  private readonly tracer: Tracer | undefined;
 
   constructor(
     private readonly inner: SessionStore,
     private readonly metrics: Pick<AppMetrics, 'storeDuration' | 'storeErrors'>,
+    tracer: Tracer = activeTracer(),
   ) {
     this.kind = inner.kind;
     const store = inner.kind;
     this.labels = Object.fromEntries(
       Object.keys(OPERATIONS).map((operation) => [operation, { operation, store }]),
     ) as Record<StoreOperation, Labels>;
+    this.tracer = tracer.enabled ? tracer : undefined;
   }
 
   /**
    * Observes the call's latency when its promise settles, and counts a rejection. Written with
    * `then` rather than an async wrapper: one promise more per call, not two and a closure.
    */
-  private timed<T>(operation: StoreOperation, start: number, call: Promise<T>): Promise<T> {
+  private timed<T>(
+    operation: StoreOperation,
+    key: string | undefined,
+    start: number,
+    call: Promise<T>,
+  ): Promise<T> {
     const labels = this.labels[operation];
+    const span = this.tracer ? this.span(this.tracer, operation, key, start) : undefined;
     return call.then(
       (value) => {
         this.metrics.storeDuration.observe(labels, (performance.now() - start) / 1000);
+        span?.end();
         return value;
       },
       (error: unknown) => {
         this.metrics.storeDuration.observe(labels, (performance.now() - start) / 1000);
         this.metrics.storeErrors.inc(labels);
+        span?.fail(error);
+        span?.end();
         throw error;
       },
     );
   }
 
+  /**
+   * The call's span, started when the call was (database semantic conventions: db.system.name,
+   * db.operation.name, and the key's namespace, `session` of `session:…`, as db.collection.name).
+   */
+  private span(
+    tracer: Tracer,
+    operation: StoreOperation,
+    key: string | undefined,
+    start: number,
+  ): ActiveSpan {
+    const colon = key?.indexOf(':') ?? -1;
+    const collection = key !== undefined && colon > 0 ? key.slice(0, colon) : undefined;
+    return tracer.startSpan(collection ? `${operation} ${collection}` : operation, {
+      kind: 'client',
+      startTime: start,
+      attributes: {
+        'db.system.name': this.kind === 'sqlite' ? 'sqlite' : 'redis',
+        'db.operation.name': operation,
+        'db.collection.name': collection,
+      },
+    });
+  }
+
   get(key: string): Promise<string | undefined> {
-    return this.timed('get', performance.now(), this.inner.get(key));
+    return this.timed('get', key, performance.now(), this.inner.get(key));
   }
 
   set(key: string, value: string, ttlSeconds: number): Promise<void> {
-    return this.timed('set', performance.now(), this.inner.set(key, value, ttlSeconds));
+    return this.timed('set', key, performance.now(), this.inner.set(key, value, ttlSeconds));
   }
 
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
     return this.timed(
       'setIfAbsent',
+      key,
       performance.now(),
       this.inner.setIfAbsent(key, value, ttlSeconds),
     );
   }
 
   replace(key: string, value: string, ttlSeconds: number): Promise<boolean> {
-    return this.timed('replace', performance.now(), this.inner.replace(key, value, ttlSeconds));
+    return this.timed(
+      'replace',
+      key,
+      performance.now(),
+      this.inner.replace(key, value, ttlSeconds),
+    );
   }
 
   take(key: string): Promise<string | undefined> {
-    return this.timed('take', performance.now(), this.inner.take(key));
+    return this.timed('take', key, performance.now(), this.inner.take(key));
   }
 
   delete(key: string): Promise<void> {
-    return this.timed('delete', performance.now(), this.inner.delete(key));
+    return this.timed('delete', key, performance.now(), this.inner.delete(key));
   }
 
   deleteIfEquals(key: string, value: string): Promise<boolean> {
-    return this.timed('deleteIfEquals', performance.now(), this.inner.deleteIfEquals(key, value));
+    return this.timed(
+      'deleteIfEquals',
+      key,
+      performance.now(),
+      this.inner.deleteIfEquals(key, value),
+    );
   }
 
   increment(key: string, windowSeconds: number): Promise<number> {
-    return this.timed('increment', performance.now(), this.inner.increment(key, windowSeconds));
+    return this.timed(
+      'increment',
+      key,
+      performance.now(),
+      this.inner.increment(key, windowSeconds),
+    );
   }
 
   addMember(key: string, member: string, ttlSeconds: number): Promise<void> {
     return this.timed(
       'addMember',
+      key,
       performance.now(),
       this.inner.addMember(key, member, ttlSeconds),
     );
   }
 
   removeMember(key: string, member: string): Promise<void> {
-    return this.timed('removeMember', performance.now(), this.inner.removeMember(key, member));
+    return this.timed('removeMember', key, performance.now(), this.inner.removeMember(key, member));
   }
 
   members(key: string): Promise<string[]> {
-    return this.timed('members', performance.now(), this.inner.members(key));
+    return this.timed('members', key, performance.now(), this.inner.members(key));
   }
 
   ping(): Promise<void> {
-    return this.timed('ping', performance.now(), this.inner.ping());
+    return this.timed('ping', undefined, performance.now(), this.inner.ping());
   }
 
   close(): Promise<void> {

@@ -1,8 +1,10 @@
 /**
  * The port for shared, short-lived server state: sessions, one-time handoff codes, OIDC login state,
  * rate-limit counters and single-flight locks (DESIGN.md "Storage"). Two adapters implement it,
- * SQLite (default, one instance) and Redis (several instances), and both pass one contract suite
- * (session-store.contract.ts). Values are opaque strings; callers serialise.
+ * SQLite (default, one instance) and Redis (several instances: one node, Sentinel or Cluster), and
+ * both pass one contract suite (session-store.contract.ts), Redis on each topology. Every operation
+ * names one key, which keeps the Redis adapter clear of cluster hash-slot rules (see there). Values
+ * are opaque strings; callers serialise.
  */
 export interface SessionStore {
   readonly kind: 'sqlite' | 'redis';

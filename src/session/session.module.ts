@@ -19,7 +19,9 @@ export function createSessionStore(config: AppConfig): SessionStore {
     case 'sqlite':
       return new SqliteSessionStore(store.file);
     case 'redis':
-      return new RedisSessionStore(store.url);
+    case 'redis-sentinel':
+    case 'redis-cluster':
+      return new RedisSessionStore(store);
   }
 }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { JWTPayload, createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
+import { JWTPayload, createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify } from 'jose';
 import { OidcClient } from '../oidc/oidc-client';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 
@@ -88,6 +88,8 @@ export class TokenVerifier {
     this.jwks ??= createRemoteJWKSet(new URL(await this.oidc.jwksUri()), {
       timeoutDuration: 5000,
       cooldownDuration: 30_000,
+      // Issue 17 item 2: the key set is fetched from the IdP too, traced like its other calls.
+      ...(this.oidc.fetch ? { [customFetch]: this.oidc.fetch } : {}),
     });
     return this.jwks;
   }

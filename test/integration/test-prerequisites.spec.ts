@@ -52,20 +52,25 @@ describe('test prerequisites on a machine without them', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('The tests need programs that are not installed');
     expect(run.stderr).toContain('redis-server (Debian package redis-server): session-store');
+    // Issue 17 item 1: the cluster tests create their cluster with redis-cli.
+    expect(run.stderr).toContain('redis-cli (Debian package redis-tools): the Redis Cluster tests');
     expect(run.stderr).toContain('chromium (Debian package chromium): browser specs');
-    expect(run.stderr).toContain('apt-get install -y redis-server chromium');
+    expect(run.stderr).toContain('apt-get install -y redis-server redis-tools chromium');
   });
 
   it('names only what is missing', () => {
-    const run = runPrerequisites(pathWith(['redis-server']));
+    const run = runPrerequisites(pathWith(['redis-server', 'redis-cli']));
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('chromium (Debian package chromium)');
     expect(run.stderr).not.toContain('redis-server');
+    expect(run.stderr).not.toContain('redis-cli');
   });
 
   it('passes, installing nothing, when every program is on PATH (even one without a shell)', () => {
     // No sh on this PATH: the script must find its shell at /bin/sh, not report everything missing.
-    const run = runPrerequisites(pathWith(['redis-server', 'chromium'], { sh: false }));
+    const run = runPrerequisites(
+      pathWith(['redis-server', 'redis-cli', 'chromium'], { sh: false }),
+    );
     expect(run).toEqual({ status: 0, stdout: '', stderr: '' });
   });
 });

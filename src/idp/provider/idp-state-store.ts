@@ -23,6 +23,8 @@ export function createIdpStateStore(config: AppConfig): SessionStore {
         'embedded IdP state store',
       );
     case 'redis':
-      return new RedisSessionStore(store.url, 'cs:', 'embedded IdP state store');
+    case 'redis-sentinel':
+    case 'redis-cluster':
+      return new RedisSessionStore(store, 'cs:', 'embedded IdP state store');
   }
 }

@@ -9,6 +9,7 @@ import {
   pageText,
   signedOutLanding,
   throughIdp,
+  throughIdpLogout,
 } from '../support/signin-journey';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -50,28 +51,15 @@ const hrefs = (res: BrowserResponse) =>
   [...res.body.matchAll(/<a [^>]*href="([^"]+)"/g)].map((m) => (m[1] ?? '').replace(/&amp;/g, '&'));
 
 /**
- * Confirms the IdP's logout page the way its auto-submitting form would; returns the landing URL.
- * The page itself is in `locale` (the sign-out sends ui_locales, RP-Initiated Logout 1.0 §2).
+ * The IdP's logout, confirmed; the landing URL. The IdP's page is in `locale` (the sign-out sends
+ * ui_locales, RP-Initiated Logout 1.0 §2).
  */
-async function throughIdpLogout(browser: Browser, endSession: URL, locale: string): Promise<URL> {
+async function idpLogoutIn(browser: Browser, endSession: URL, locale: string): Promise<URL> {
   expect(endSession.searchParams.get('ui_locales')).toBe(locale);
-  const page = await browser.get(endSession.href);
+  const { page, landing } = await throughIdpLogout(browser, endSession);
   expect(htmlLang(page)).toBe(locale);
   expect(pageText(page.body)).toContain(text(locale, 'idp.signingOutHeading'));
-  const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.body);
-  const xsrf = /name="xsrf" value="([^"]+)"/.exec(form?.[2] ?? '')?.[1] ?? '';
-  const confirm = await browser.post(new URL(form?.[1] ?? '', endSession).href, {
-    xsrf,
-    logout: 'yes',
-  });
-  let landed: URL | undefined;
-  await browser.follow(confirm, (next) => {
-    if (new URL(next).pathname !== '/handlelogoutredirect') return false;
-    landed = new URL(next);
-    return true;
-  });
-  if (!landed) throw new Error('the IdP did not send the browser to /handlelogoutredirect');
-  return landed;
+  return landing;
 }
 
 describe('a collector who signs in in a language stays in it, page after page', () => {
@@ -117,7 +105,7 @@ describe('a collector who signs in in a language stays in it, page after page', 
 
       // Sign-out: the landing page speaks it, and goes on to the sign-in page in it.
       const out = await browser.get(`${t.url}${signOut}`);
-      const landed = await throughIdpLogout(browser, locationOf(out), locale);
+      const landed = await idpLogoutIn(browser, locationOf(out), locale);
       const signedOut = await browser.get(landed.href);
       expect(htmlLang(signedOut)).toBe(locale);
       expect(pageText(signedOut.body)).toContain(text(locale, 'signedOut.title'));
@@ -145,7 +133,7 @@ describe('a collector who signs in in a language stays in it, page after page', 
     // The brand sends the collector to sign-out with its brand only.
     const out = await browser.get(`${t.url}/logout/collectorsid?b=psajapan`);
     const signedOut = await browser.get(
-      (await throughIdpLogout(browser, locationOf(out), 'ja-JP')).href,
+      (await idpLogoutIn(browser, locationOf(out), 'ja-JP')).href,
     );
     expect(htmlLang(signedOut)).toBe('ja-JP');
     expect(signedOutLanding(signedOut)).toMatchObject({

@@ -10,7 +10,14 @@ import type { ShellData } from '../../views/shell/shell-data';
 import { Browser, BrowserResponse } from '../support/browser';
 import { freePort } from '../support/free-port';
 import { RoundRobinProxy } from '../support/round-robin-proxy';
-import { jarCookie, locationOf, pageText, throughIdp } from '../support/signin-journey';
+import {
+  jarCookie,
+  locationOf,
+  pageDataOf,
+  pageText,
+  throughIdp,
+  throughIdpLogout,
+} from '../support/signin-journey';
 import { csrfOf, formActionOf, signinText, stepTitle } from '../support/signin-steps';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -50,14 +57,6 @@ function common(locale: Locale, key: string): string {
     .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], all);
   if (typeof value !== 'string') throw new Error(`no common.${key} in ${locale}`);
   return value;
-}
-
-/** The page data a hydrated shell page carries, parsed as the client does. */
-function pageData(html: string): ShellData {
-  const match =
-    /<script id="page-data" type="application\/json" nonce="[^"]+">([\s\S]*?)<\/script>/.exec(html);
-  if (!match?.[1]) throw new Error('no page data');
-  return JSON.parse(match[1]) as ShellData;
 }
 
 /** The brand a page shows (issue 14 item 3): its favicon. */
@@ -162,7 +161,7 @@ function expectShellPage(
   expect(page.status).toBe(200);
   expect(page.body).toContain(`<html lang="${expected.locale}"`);
   expect(faviconOf(page)).toBe(favicon(expected.mark));
-  const data = pageData(page.body);
+  const data = pageDataOf(page.body);
   expect(data.account?.isSignedIn).toBe(true);
   expect(data.locale).toBe(expected.locale);
   return data;
@@ -553,21 +552,8 @@ describe('never the same trip twice in a row, whatever the IdP (issue 14 item 10
 
 /** Confirms the IdP's logout page the way its auto-submitting form would; lands on this service. */
 async function confirmIdpLogout(browser: Browser, endSession: URL): Promise<void> {
-  const page = await browser.get(endSession.href);
+  const { page, landing } = await throughIdpLogout(browser, endSession);
   expect(page.status).toBe(200);
-  const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.body);
-  const xsrf = /name="xsrf" value="([^"]+)"/.exec(form?.[2] ?? '')?.[1] ?? '';
-  const confirm = await browser.post(new URL(form?.[1] ?? '', endSession).href, {
-    xsrf,
-    logout: 'yes',
-  });
-  let landed: URL | undefined;
-  await browser.follow(confirm, (next) => {
-    if (new URL(next).pathname !== '/handlelogoutredirect') return false;
-    landed = new URL(next);
-    return true;
-  });
-  if (!landed) throw new Error('the IdP did not send the browser to /handlelogoutredirect');
   // The landing finishes the sign-out in the browser; the test then goes on as its page would.
-  expect((await browser.get(landed.href)).status).toBeLessThan(400);
+  expect((await browser.get(landing.href)).status).toBeLessThan(400);
 }

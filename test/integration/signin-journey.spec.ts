@@ -27,6 +27,7 @@ import {
   setCookies,
   signInVia,
   signedOutLanding,
+  throughIdpLogout,
   sqliteStoreRow,
   throughIdp,
 } from '../support/signin-journey';
@@ -813,22 +814,9 @@ describe('sign-in journey over HTTP (issue 4)', () => {
   describe('10: sign-out', () => {
     /** Confirms the IdP's logout page the way its auto-submitting form would. */
     async function confirmIdpLogout(browser: Browser, endSession: URL): Promise<URL> {
-      const page = await browser.get(endSession.href);
+      const { page, landing } = await throughIdpLogout(browser, endSession);
       expect(page.status).toBe(200);
-      const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.body);
-      const xsrf = /name="xsrf" value="([^"]+)"/.exec(form?.[2] ?? '')?.[1] ?? '';
-      const confirm = await browser.post(new URL(form?.[1] ?? '', endSession).href, {
-        xsrf,
-        logout: 'yes',
-      });
-      let landed: URL | undefined;
-      await browser.follow(confirm, (next) => {
-        if (new URL(next).pathname !== '/handlelogoutredirect') return false;
-        landed = new URL(next);
-        return true;
-      });
-      if (!landed) throw new Error('the IdP did not send the browser to /handlelogoutredirect');
-      return landed;
+      return landing;
     }
 
     it(

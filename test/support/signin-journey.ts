@@ -84,6 +84,33 @@ export function signedOutLanding(res: BrowserResponse): SignedOutProps & {
   return { ...signedOutProps(data.props), locale: data.locale, brand: data.brand };
 }
 
+/**
+ * RP-initiated logout at the IdP: opens its logout page (`endSession`, where /logout/collectorsid
+ * sent the browser) and confirms it the way its auto-submitting form would, up to the landing on
+ * this service, which is not requested. Returns the IdP's page (for what a test checks of it) and the
+ * landing URL.
+ */
+export async function throughIdpLogout(
+  browser: Browser,
+  endSession: URL,
+): Promise<{ page: BrowserResponse; landing: URL }> {
+  const page = await browser.get(endSession.href);
+  const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.body);
+  const xsrf = /name="xsrf" value="([^"]+)"/.exec(form?.[2] ?? '')?.[1] ?? '';
+  const confirm = await browser.post(new URL(form?.[1] ?? '', endSession).href, {
+    xsrf,
+    logout: 'yes',
+  });
+  let landing: URL | undefined;
+  await browser.follow(confirm, (next) => {
+    if (new URL(next).pathname !== '/handlelogoutredirect') return false;
+    landing = new URL(next);
+    return true;
+  });
+  if (!landing) throw new Error('the IdP did not send the browser to /handlelogoutredirect');
+  return { page, landing };
+}
+
 /** The visible text of a page (tags dropped, entities decoded, whitespace collapsed). */
 export function pageText(html: string): string {
   return html

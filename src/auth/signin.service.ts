@@ -15,7 +15,7 @@ import { bindingHashOf } from '../session/browser-binding';
 import { SessionEnding } from '../session/session-ending';
 import { LiveSessions } from '../session/live-sessions';
 import { randomKey } from '../session/one-time-store';
-import { SessionRecord, Sessions } from '../session/sessions';
+import { CreateOptions, SessionRecord, Sessions } from '../session/sessions';
 import { DEFAULT_LOCALE } from '../shared/locale';
 import { ROUTES, servicePath } from '../shared/routes';
 import { ATTRIBUTES, SPANS, activeTracer } from '../tracing';
@@ -254,7 +254,7 @@ export class SigninService {
         );
       case 'brand': {
         const sessionId = decision.createSession
-          ? await this.newSession(journey, current)
+          ? await this.newSession(journey, current, { handedToBrand: true })
           : undefined;
         const handoff =
           decision.handoff === 'tokens-in-url'
@@ -291,14 +291,23 @@ export class SigninService {
    * §4 step 5: a fresh session id for every after-login, signed in already or not. It joins the
    * family of the sign-in and is bound to this browser, so the `si` a brand receives names a
    * session but signs nobody in here (issue 14 item 4). The browser's earlier session stays: it is
-   * the session of the brand that received it, listed on the sessions page.
+   * the session of the brand that received it, listed on the sessions page, until this sign-in hands
+   * the same brand a newer one (Sessions.supersede).
    */
-  private newSession(journey: JourneyContext, current: Current): Promise<string> {
-    return this.sessions.create({
-      ...current.record,
-      brand: journey.brand,
-      bindingHash: bindingHashOf(current.binding),
-    });
+  private newSession(
+    journey: JourneyContext,
+    current: Current,
+    options: CreateOptions = {},
+  ): Promise<string> {
+    return this.sessions.create(
+      {
+        ...current.record,
+        brand: journey.brand,
+        bindingHash: bindingHashOf(current.binding),
+      },
+      Date.now(),
+      options,
+    );
   }
 }
 

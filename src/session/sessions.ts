@@ -75,6 +75,14 @@ export interface SessionRecord {
   readonly account?: AccountSummary;
 }
 
+export interface CreateOptions {
+  /**
+   * The session's id goes to its brand as `si` (§4 step 6): it supersedes the one this sign-in handed
+   * to the same brand before (Sessions.supersede).
+   */
+  readonly handedToBrand?: boolean;
+}
+
 /** One of a collector's sessions, as the session management page lists it. */
 export interface ListedSession {
   /** An opaque name for the session (the HMAC of its id): it cannot be used as a session id. */
@@ -178,6 +186,7 @@ export class Sessions {
   async create(
     record: Omit<SessionRecord, 'createdAt' | 'lastUsedAt'>,
     now = Date.now(),
+    options: CreateOptions = {},
   ): Promise<string> {
     const id = randomBytes(32).toString('base64url');
     const handle = this.handle(id);
@@ -193,7 +202,29 @@ export class Sessions {
     };
     const key = this.key(id);
     await this.store.set(key, this.serialize(key, stored), this.ttlSeconds(stored, now));
+    if (options.handedToBrand && record.family)
+      await this.supersede(record.family, record.brand, handle);
     return id;
+  }
+
+  /**
+   * §4 step 5 makes a fresh session for every hop to a brand, so a collector who goes back and forth
+   * would pile up sessions for a year (issue 18: 40,000 hops of one sign-in made 40,000 sessions, and
+   * every listing read them all). A brand keeps one `si` per browser: the one it received last. So
+   * the sessions one sign-in handed to one brand earlier are superseded by the new one and dropped
+   * (not ended: they share the family's tokens, which stay valid). A sign-in thus holds at most one
+   * session per brand plus the browser's own. Racing hops leave each other in the set, and the next
+   * hop drops them; none is kept past it.
+   */
+  private async supersede(family: string, brand: Brand, handle: string): Promise<void> {
+    const key = this.familyBrandKey(family, brand);
+    const earlier = await this.store.members(key);
+    await this.store.addMember(key, handle, SESSION_TTL_SECONDS);
+    for (const previous of earlier) {
+      if (previous === handle) continue;
+      await this.deleteByHandle(previous);
+      await this.store.removeMember(key, previous);
+    }
   }
 
   async get(id: unknown): Promise<SessionRecord | undefined> {
@@ -287,6 +318,10 @@ export class Sessions {
 
   private subjectKey(sub: string): string {
     return `sessions-of:${this.hmac(`sub:${sub}`)}`;
+  }
+
+  private familyBrandKey(family: string, brand: Brand): string {
+    return `sessions-of-family-brand:${this.hmac(`family:${family}:${brand}`)}`;
   }
 
   private idpSidKey(sid: string): string {

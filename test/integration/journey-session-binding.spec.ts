@@ -130,6 +130,49 @@ describe('a fresh session id for every after-login (§4 step 5), one family', ()
     expect(added.find((r) => r.current)?.brand).toBe('collectors');
   }, 60_000);
 
+  it('a brand keeps only the newest si of a sign-in: repeat hops supersede its earlier sessions, the others stay', async () => {
+    const { browser, target: psa } = await signedIn('b=psa');
+    const listed = async () =>
+      (
+        JSON.parse(
+          (await browser.get(`${t.url}/api/collectors-web/trpc/account.sessions`)).body,
+        ) as { result: { data: { handle: string; brand: string; current: boolean }[] } }
+      ).result.data;
+    const before = new Set((await listed()).map((r) => r.handle));
+    const firstPsa = psa.searchParams.get('si') ?? '';
+    const pcgs = locationOf(await browser.get(`${t.url}/signin?b=pcgs`)).searchParams.get('si');
+    const hops: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const again = locationOf(await browser.get(`${t.url}/signin?b=psa`));
+      expect(again.origin).toBe(psa.origin);
+      hops.push(again.searchParams.get('si') ?? '');
+    }
+    expect(new Set([firstPsa, pcgs, ...hops]).size).toBe(7);
+    // The browser holds the newest session and is still signed in (the family's tokens live on).
+    expect(await jarCookie(browser, t.url, 'sessionId')).toBe(hops[4]);
+    const collection = await browser.get(`${t.url}/collection`);
+    expect(collection.status).toBe(200);
+    // Of this sign-in: one session for psa (the newest) and the one pcgs received; the first psa
+    // session (listed before the hops) is gone too.
+    const rows = await listed();
+    const added = rows.filter((r) => !before.has(r.handle));
+    expect(added.map((r) => r.brand).sort()).toEqual(['pcgs', 'psa']);
+    expect(added.find((r) => r.current)?.brand).toBe('psa');
+    expect(rows.filter((r) => before.has(r.handle) && r.brand === 'psa' && r.current)).toEqual([]);
+    // A superseded si is no session: used with this browser's binding it signs nothing in.
+    const binding = (await jarCookie(browser, t.url, 'sessionBinding')) ?? '';
+    const stale = await asStranger(
+      '/collection',
+      `sessionId=${hops[0]}; sessionBinding=${binding}`,
+    );
+    expect(stale.status).toBe(302);
+    const current = await asStranger(
+      '/collection',
+      `sessionId=${hops[4]}; sessionBinding=${binding}`,
+    );
+    expect(current.status).toBe(200);
+  }, 60_000);
+
   it('the binding lives only in an HttpOnly cookie, never in a URL', async () => {
     const browser = new Browser();
     const { landing } = await signInVia(t, browser, 'b=psa');

@@ -1,0 +1,280 @@
+// `npm run bench:journeys` (issue 18 item 3, sign-in capacity): whole journeys against the real app
+// with its embedded IdP, counted per CPU-second of the app's process (user + system time of all its
+// threads from /proc, so the scrypt hashing in libuv's thread pool counts too), beside the targets and
+// Keycloak's published sizing figures. Loopback only.
+//
+// - Password sign-ins: the brand's link -> the IdP's email and password steps -> the landing -> the
+//   brand redirect, each in a fresh cookie jar, with the production scrypt parameters (a password
+//   check costs what it costs in production; nothing here changes the hashing).
+// - Refresh grants: POST /oauth2/default/v1/token grant_type=refresh_token with this service's own
+//   client (client_secret_basic, as src/oidc does), each client using the newest refresh token (they
+//   rotate on every use).
+// - Signed-in brand hops: GET /signin?b=psa&r=... with a signed-in browser's cookies, one 302 to the
+//   brand.
+'use strict';
+const { createHash } = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { DEMO_PASSWORD, ROOT, startApp } = require('./harness');
+const { passwordSignIn, register, request } = require('./signin');
+
+const CLIENTS = Number(process.env.BENCH_JOURNEY_CLIENTS ?? 8);
+const SECONDS = Number(process.env.BENCH_JOURNEY_SECONDS ?? 20);
+/** Distinct collectors the sign-ins take turns with, registered through the IdP's own steps. */
+const USERS = Number(process.env.BENCH_JOURNEY_USERS ?? 16);
+/** Some of the journey kinds only (comma-separated), e.g. to profile one: signins, hops, refreshes. */
+const ONLY = (process.env.BENCH_JOURNEY_ONLY ?? 'signins,hops,refreshes').split(',');
+const BRAND_LINK = `/signin?b=psa&r=${encodeURIComponent('https://dev.psacard.com/orders')}`;
+
+/** Targets of issue 18 item 3, and Keycloak's sizing guide ("Concepts for sizing CPU and memory"). */
+const FIGURES = {
+  signins: { name: 'password sign-ins', target: 15, keycloak: 15 },
+  refreshes: { name: 'refresh grants', target: 240, keycloak: 120 },
+  hops: { name: 'signed-in brand hops', target: undefined, keycloak: undefined },
+};
+
+/** The service's own client at the embedded IdP, as the built configuration has it (no guessing). */
+function serviceClient() {
+  const { parseConfig } = require(path.join(ROOT, 'dist/src/config/config.schema.js'));
+  const config = parseConfig({ ...require('../scripts/runtime.json').env, DATA_DIR: os.tmpdir() });
+  return { id: config.idp.clientId, secret: config.idp.clientSecret };
+}
+
+/**
+ * CPU time of the process's threads (/proc/<pid>/task), in ms: the main thread (JavaScript, SQLite,
+ * synchronous crypto) and the others: libuv's thread pool (scrypt, WebCrypto's RSA signatures) and
+ * V8's workers (concurrent GC, the optimising compiler).
+ */
+function cpuByThread(pid) {
+  const groups = {};
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    let stat;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // a thread that just ended
+    }
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+    // Node names none of its other threads: libuv's pool and V8's workers all say "node".
+    const group = tid === String(pid) ? 'main thread' : 'other threads';
+    groups[group] = (groups[group] ?? 0) + ms;
+  }
+  return groups;
+}
+
+function processCpuMs(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * Runs `CLIENTS` workers, each calling `once(worker)` in a loop until `seconds` have passed (what is
+ * in flight then completes and counts). Returns the count, errors, wall time and the app's CPU time.
+ */
+async function measure(app, seconds, once) {
+  const threadsBefore = cpuByThread(app.pid);
+  const cpuBefore = processCpuMs(app.pid);
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  let count = 0;
+  const errors = [];
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, worker) => {
+      while (performance.now() < deadline) {
+        try {
+          await once(worker);
+          count++;
+        } catch (error) {
+          errors.push(error);
+          if (errors.length > 20) throw error;
+        }
+      }
+    }),
+  );
+  const wallSeconds = (performance.now() - started) / 1000;
+  const cpuSeconds = (processCpuMs(app.pid) - cpuBefore) / 1000;
+  const threadsAfter = cpuByThread(app.pid);
+  const threads = Object.fromEntries(
+    Object.entries(threadsAfter).map(([k, v]) => [k, (v - (threadsBefore[k] ?? 0)) / 1000]),
+  );
+  return { count, errors, wallSeconds, cpuSeconds, threads };
+}
+
+/** The production hashing, timed in this process: what one password check costs by itself. */
+async function scryptCost() {
+  const hasher = require(path.join(ROOT, 'dist/src/idp/accounts/password-hasher.js'));
+  const encoded = await hasher.hashPassword(DEMO_PASSWORD);
+  const before = process.cpuUsage();
+  const rounds = 10;
+  for (let i = 0; i < rounds; i++) await hasher.verifyPassword(DEMO_PASSWORD, encoded);
+  const used = process.cpuUsage(before);
+  return { ms: (used.user + used.system) / 1000 / rounds, parameters: hasher.SCRYPT_PARAMETERS };
+}
+
+async function refreshGrant(app, client, refreshToken) {
+  const res = await fetch(`${app.url}/oauth2/default/v1/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(
+        `${encodeURIComponent(client.id)}:${encodeURIComponent(client.secret)}`,
+      ).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+  });
+  const body = await res.json();
+  if (res.status !== 200 || !body.access_token || !body.refresh_token)
+    throw new Error(`refresh grant answered ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+  return body.refresh_token;
+}
+
+const fmt = (n, digits = 1) =>
+  n === undefined ? '-' : n.toLocaleString('en-US', { maximumFractionDigits: digits });
+
+function row(cells, widths) {
+  return `| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`;
+}
+
+function report(results, cost) {
+  const header = [
+    'Journey',
+    'count',
+    'per CPU-second',
+    'target',
+    'Keycloak (per vCPU-s)',
+    'verdict',
+    'per wall-second',
+    'CPU ms each',
+    'app CPU use',
+  ];
+  const rows = Object.entries(results).map(([key, r]) => {
+    const f = FIGURES[key];
+    const perCpu = r.count / r.cpuSeconds;
+    const verdict = f.target === undefined ? '(no target)' : perCpu >= f.target ? 'MET' : 'NOT MET';
+    return [
+      f.name,
+      r.count,
+      fmt(perCpu),
+      f.target === undefined ? '-' : `>= ${f.target}`,
+      f.keycloak === undefined ? '-' : f.keycloak,
+      verdict,
+      fmt(r.count / r.wallSeconds),
+      fmt((r.cpuSeconds * 1000) / r.count, 2),
+      `${fmt((100 * r.cpuSeconds) / r.wallSeconds, 0)} % of a core`,
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  console.log(row(header, widths));
+  console.log(
+    row(
+      widths.map((w) => '-'.repeat(w)),
+      widths,
+    ),
+  );
+  for (const r of rows) console.log(row(r, widths));
+  console.log('');
+  const { N, r, p } = cost.parameters;
+  console.log(
+    `One password check alone (scrypt N=${N}, r=${r}, p=${p}, the production parameters) costs ` +
+      `${fmt(cost.ms, 1)} ms of CPU here: at most ${fmt(1000 / cost.ms)} password sign-ins per ` +
+      'CPU-second, whatever the rest of the journey costs.',
+  );
+  console.log('');
+  console.log("Where the app's CPU went, by thread (CPU ms per journey):");
+  for (const [key, result] of Object.entries(results)) {
+    const parts = Object.entries(result.threads)
+      .filter(([, s]) => s > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, s]) => `${name} ${fmt((s * 1000) / result.count, 2)}`);
+    console.log(`  ${FIGURES[key].name}: ${parts.join(', ')}`);
+  }
+}
+
+async function main() {
+  const client = serviceClient();
+  const cost = await scryptCost();
+  // Out of the bench's way: the credential-post limit (30 a minute per address by default) would stop
+  // the sign-ins, which all come from 127.0.0.1. No lockout applies: every password is right.
+  const app = await startApp({ RATE_LIMIT_CREDENTIAL_POSTS: '999999/60' });
+  try {
+    // Distinct collectors, registered as visitors register (hashing and all), so that no single
+    // account collects every sign-in's IdP sessions and grants.
+    const run = createHash('sha256').update(String(Date.now())).digest('hex').slice(0, 8);
+    const users = Array.from({ length: USERS }, (_, i) => `bench-${run}-${i}@example.com`);
+    for (let i = 0; i < users.length; i += 4)
+      await Promise.all(
+        users.slice(i, i + 4).map((email) => register(app.url, { email, password: DEMO_PASSWORD })),
+      );
+
+    console.log(
+      `Sign-in capacity (issue 18 item 3): ${CLIENTS} clients in parallel, ${SECONDS} s per kind, ` +
+        `${USERS} collectors; CPU-seconds of the app process (all threads) from /proc; ${os.cpus().length} cores.`,
+    );
+    // Warm-up (not counted): one sign-in per client, which also gives each client its browser.
+    let next = 0;
+    const signedIn = await Promise.all(
+      Array.from({ length: CLIENTS }, () =>
+        passwordSignIn(app.url, users[next++ % USERS], DEMO_PASSWORD, BRAND_LINK),
+      ),
+    );
+
+    const results = {};
+    if (ONLY.includes('signins'))
+      results.signins = await measure(app, SECONDS, async () => {
+        const { brandUrl } = await passwordSignIn(
+          app.url,
+          users[next++ % USERS],
+          DEMO_PASSWORD,
+          BRAND_LINK,
+        );
+        if (!['si', 't', 'rt'].every((name) => brandUrl.searchParams.get(name)))
+          throw new Error(`the brand received no si/t/rt: ${brandUrl.pathname}`);
+      });
+
+    if (ONLY.includes('hops'))
+      results.hops = await measure(app, SECONDS, async (worker) => {
+        const { jar } = signedIn[worker];
+        const res = await request(jar, `${app.url}${BRAND_LINK}`);
+        if (res.status !== 302 || !/\/demo\/brand\/psa\?si=/.test(res.location ?? ''))
+          throw new Error(`signed-in hop answered ${res.status} ${res.location}`);
+      });
+
+    // Last, since it rotates the refresh tokens of the clients' sign-ins: each client refreshes its
+    // own sign-in's tokens, with the newest refresh token each time.
+    if (ONLY.includes('refreshes')) {
+      const current = signedIn.map(({ brandUrl }) => brandUrl.searchParams.get('rt'));
+      results.refreshes = await measure(app, SECONDS, async (worker) => {
+        current[worker] = await refreshGrant(app, client, current[worker]);
+      });
+    }
+
+    for (const [key, r] of Object.entries(results))
+      if (r.errors.length > 0)
+        console.log(
+          `${FIGURES[key].name}: ${r.errors.length} errors, first: ${r.errors[0].message}`,
+        );
+    console.log('');
+    report(results, cost);
+    const unmet = Object.entries(results).filter(
+      ([key, r]) =>
+        FIGURES[key].target !== undefined && r.count / r.cpuSeconds < FIGURES[key].target,
+    );
+    if (Object.values(results).some((r) => r.errors.length > 0)) process.exitCode = 1;
+    console.log('');
+    console.log(
+      unmet.length === 0
+        ? 'Every target met.'
+        : `Not met: ${unmet.map(([key]) => FIGURES[key].name).join(', ')}.`,
+    );
+  } finally {
+    await app.stopped();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

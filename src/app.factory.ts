@@ -1,6 +1,5 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { requestBodies } from './http/request-bodies';
@@ -13,6 +12,8 @@ import {
   LOCALES_BUILD_DIR,
 } from './config/project-paths';
 import { dynamicCompression, staticFiles } from './http/compression';
+import { inOnePass } from './http/one-pass';
+import { securityHeaders } from './http/security-headers';
 import { EmbeddedIdp } from './idp/provider/embedded-idp';
 import { NestLogger, ROOT_LOGGER } from './logging/app-logger';
 import { requestLogging } from './logging/request-logging';
@@ -65,29 +66,32 @@ const BODY_LIMIT = '100kb';
 export function configureApp(app: NestExpressApplication, config: AppConfig): void {
   app.useLogger(app.get(NestLogger));
   logConfigWarnings(app.get(ROOT_LOGGER), config);
-  // First, so that every answer has a request id and trace context, is logged, counted and timed,
-  // the embedded IdP's and static files' included.
-  app.use(requestLogging(app.get(ROOT_LOGGER)));
-  app.use(httpMetricsMiddleware(app.get(AppMetrics)));
   app.set('trust proxy', config.http.trustProxy);
   app.disable('x-powered-by');
   // Dynamic answers are personalised and no-store: an ETag (a hash of every body) would only cost time.
   // Static files keep theirs (serve-static sets its own).
   app.set('etag', false);
+  // What every request pays, as one Express layer (src/http/one-pass.ts). First, so that every answer
+  // has a request id and trace context, is logged, counted and timed and carries the security headers,
+  // the embedded IdP's and static files' included.
   app.use(
-    helmet({
-      // The CSP with per-request nonces for pages is set by the renderer; helmet's strict default covers the rest.
-      hsts: isDeveloperEnv(config.env) ? false : { maxAge: 31_536_000, includeSubDomains: true },
-      referrerPolicy: { policy: 'no-referrer' },
-    }),
+    inOnePass(
+      requestLogging(app.get(ROOT_LOGGER)),
+      httpMetricsMiddleware(app.get(AppMetrics)),
+      securityHeaders({
+        // The CSP with per-request nonces for pages is set by the renderer; helmet's strict default covers the rest.
+        hsts: isDeveloperEnv(config.env) ? false : { maxAge: 31_536_000, includeSubDomains: true },
+        referrerPolicy: { policy: 'no-referrer' },
+      }),
+      // The embedded IdP (below) and the account API read their own raw bodies (the API's inputs are
+      // hex strings, §7), so the parsers leave them alone.
+      requestBodies({ limit: BODY_LIMIT, rawPrefixes: [ROUTES.api, ROUTES.idp] }),
+      // §2 locale path rule: /fr-CA/collection reaches the /collection route in fr-CA.
+      localePathPrefix(),
+    ),
   );
-  // The embedded IdP answers everything under /oauth2/default and reads its own bodies: it is mounted
-  // before any body parser, which would otherwise touch req.body (STACK.md).
+  // The embedded IdP answers everything under /oauth2/default and reads its own bodies (STACK.md).
   if (config.idp.mode === 'embedded') app.get(EmbeddedIdp).mount(app);
-  // The account API reads its own raw bodies (its inputs are hex strings, §7), so the parsers skip it.
-  app.use(requestBodies({ limit: BODY_LIMIT, rawPrefixes: [ROUTES.api] }));
-  // §2 locale path rule: /fr-CA/collection reaches the /collection route in fr-CA.
-  app.use(localePathPrefix());
   // Issue 18 item 1: each static file as its best precompressed copy (src/http/compression.ts).
   app.use(
     BUNDLE_ASSETS.prefix,

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { splitLocalePath } from '../shared/locale';
 import type { Locale } from '../shared/locale';
 import { LOCALIZED_PAGES, ROUTES } from '../shared/routes';
@@ -19,8 +19,12 @@ const PAGES: ReadonlySet<string> = new Set(LOCALIZED_PAGES.map((name) => ROUTES[
  * path is left as it came, so `/fr-CA/signin` stays a 404 rather than a second address.
  */
 export function localePathPrefix() {
-  return (req: Request & LocalizedRequest, _res: Response, next: NextFunction): void => {
-    const split = splitLocalePath(req.url);
+  return (
+    req: IncomingMessage & LocalizedRequest,
+    _res: ServerResponse,
+    next: () => void,
+  ): void => {
+    const split = splitLocalePath(req.url ?? '');
     if (split) {
       const query = split.rest.indexOf('?');
       const path = query === -1 ? split.rest : split.rest.slice(0, query);

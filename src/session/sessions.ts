@@ -202,8 +202,7 @@ export class Sessions {
     };
     const key = this.key(id);
     await this.store.set(key, this.serialize(key, stored), this.ttlSeconds(stored, now));
-    if (options.handedToBrand && record.family)
-      await this.supersede(record.family, record.brand, handle);
+    if (options.handedToBrand && record.family) await this.supersede(record, handle);
     return id;
   }
 
@@ -216,13 +215,20 @@ export class Sessions {
    * session per brand plus the browser's own. Racing hops leave each other in the set, and the next
    * hop drops them; none is kept past it.
    */
-  private async supersede(family: string, brand: Brand, handle: string): Promise<void> {
-    const key = this.familyBrandKey(family, brand);
+  private async supersede(
+    record: Pick<SessionRecord, 'family' | 'brand' | 'sub' | 'idpSid'>,
+    handle: string,
+  ): Promise<void> {
+    const key = this.familyBrandKey(record.family ?? '', record.brand);
     const earlier = await this.store.members(key);
     await this.store.addMember(key, handle, SESSION_TTL_SECONDS);
     for (const previous of earlier) {
-      if (previous === handle) continue;
-      await this.deleteByHandle(previous);
+      if (previous === handle || !HANDLE.test(previous)) continue;
+      // Same family, so the same collector and IdP session: its index entries are known without
+      // opening the record (deleteByHandle would decrypt it only to read them).
+      await this.store.delete(`session:${previous}`);
+      await this.store.removeMember(this.subjectKey(record.sub), previous);
+      if (record.idpSid) await this.store.removeMember(this.idpSidKey(record.idpSid), previous);
       await this.store.removeMember(key, previous);
     }
   }

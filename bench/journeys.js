@@ -271,6 +271,13 @@ async function main() {
         );
     console.log('');
     report(results, cost);
+    // CPU time per journey rises when other processes share the cores (caches, SMT siblings): say so.
+    const [load] = fs.readFileSync('/proc/loadavg', 'utf8').split(' ');
+    if (Number(load) > os.cpus().length)
+      console.log(
+        `\nLoad average ${load} on ${os.cpus().length} cores at the end: other processes were running, ` +
+          'so the figures above are lower than on an idle machine.',
+      );
     const unmet = Object.entries(results).filter(
       ([key, r]) =>
         FIGURES[key].target !== undefined && r.count / r.cpuSeconds < FIGURES[key].target,

@@ -1,8 +1,14 @@
 // `npm run build:client`: the browser bundle (DESIGN.md "Browser"). esbuild bundles client/main.tsx
-// and the shell stylesheet into content-hashed files under client/dist, with a manifest the server
-// reads to write the <script> and <link> tags. In the browser, React is preact/compat: the server
+// and the stylesheets into content-hashed files under client/dist, with a manifest the server reads to
+// write the <script>, <style> and <link> tags. In the browser, React is preact/compat: the server
 // renders with React's renderToString and the client hydrates that markup with Preact, which keeps the
 // first-load JavaScript inside issue 6's budget (React + ReactDOM alone are ~69 kB gzipped).
+//
+// Stylesheets (issue 18 item 5, first paint on a phone): `critical` (client/styles/critical.css) and
+// `critical-page` (the same plus the sign-in pages' signin.css) are inlined by the server in each
+// page's <head> under the CSP nonce, so nothing is requested before the first paint; `deferred` is
+// linked at the end of <body>; `consent` is loaded by the consent dialog's code when it first opens.
+// They are built first, so the script can be given the consent stylesheet's hashed name.
 'use strict';
 const esbuild = require('esbuild');
 const fs = require('node:fs');
@@ -13,38 +19,68 @@ const ROOT = path.resolve(__dirname, '..');
 const OUT = path.join(ROOT, 'client/dist');
 /** Issue 6: the first-load JavaScript, gzipped, must stay within this budget. */
 const FIRST_LOAD_BUDGET_BYTES = 75 * 1024;
+/** Where the server serves client/dist (src/shared/routes.ts ROUTES.assets). */
+const ASSETS_PREFIX = '/static/app/';
+
+/** The stylesheets, by entry name (see the head of this file). */
+const STYLESHEETS = {
+  critical: 'client/styles/critical.css',
+  'critical-page': 'client/styles/critical-page.css',
+  deferred: 'client/styles/deferred.css',
+  consent: 'client/consent/consent-styles.css',
+};
+
+const COMMON = {
+  absWorkingDir: ROOT,
+  outdir: OUT,
+  bundle: true,
+  minify: true,
+  sourcemap: 'linked',
+  target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
+  entryNames: '[name]-[hash]',
+  assetNames: 'assets/[name]-[hash]',
+  legalComments: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+};
 
 async function build() {
   fs.rmSync(OUT, { recursive: true, force: true });
+  const rel = (file) => path.relative(OUT, path.join(ROOT, file)).split(path.sep).join('/');
+  const entryOf = (outputs, name, ext) =>
+    Object.keys(outputs).find((f) => rel(f).startsWith(`${name}-`) && f.endsWith(ext));
+
+  const css = await esbuild.build({ ...COMMON, entryPoints: STYLESHEETS });
+  const styles = Object.fromEntries(
+    Object.keys(STYLESHEETS).map((name) => {
+      const file = entryOf(css.metafile.outputs, name, '.css');
+      if (!file) throw new Error(`esbuild did not produce the ${name} stylesheet`);
+      return [name, rel(file)];
+    }),
+  );
+
   const result = await esbuild.build({
-    absWorkingDir: ROOT,
-    entryPoints: { app: 'client/main.tsx', shell: 'client/styles/shell.css' },
-    outdir: OUT,
-    bundle: true,
+    ...COMMON,
+    entryPoints: { app: 'client/main.tsx' },
     splitting: true,
     format: 'esm',
-    minify: true,
-    sourcemap: 'linked',
-    target: ['es2020', 'chrome100', 'firefox100', 'safari15'],
-    entryNames: '[name]-[hash]',
     chunkNames: 'chunks/[name]-[hash]',
-    assetNames: 'assets/[name]-[hash]',
     jsx: 'automatic',
     alias: { react: 'preact/compat', 'react-dom': 'preact/compat' },
-    define: { 'process.env.NODE_ENV': '"production"' },
-    legalComments: 'linked',
-    metafile: true,
-    logLevel: 'warning',
+    define: {
+      'process.env.NODE_ENV': '"production"',
+      // client/consent/consent-styles.ts: the dialog's stylesheet, under the bundle's URL prefix.
+      'process.env.CONSENT_STYLESHEET': JSON.stringify(`${ASSETS_PREFIX}${styles.consent}`),
+    },
   });
 
   const outputs = result.metafile.outputs;
-  const rel = (file) => path.relative(OUT, path.join(ROOT, file)).split(path.sep).join('/');
-  const entry = (name, ext) =>
-    Object.keys(outputs).find((f) => rel(f).startsWith(`${name}-`) && f.endsWith(ext));
-  const appJs = entry('app', '.js');
-  const shellCss = entry('shell', '.css');
-  if (!appJs || !shellCss)
-    throw new Error('esbuild did not produce the app script and the shell stylesheet');
+  const appJs = entryOf(outputs, 'app', '.js');
+  if (!appJs) throw new Error('esbuild did not produce the app script');
+  // The script imports no CSS (a stylesheet imported from code would be bundled beside the entry and
+  // block the first paint, dynamic imports' included): stylesheets are the entries above.
+  if (outputs[appJs].cssBundle)
+    throw new Error(`client code imports CSS (${outputs[appJs].cssBundle}): add it to STYLESHEETS`);
 
   // First load: the entry and every chunk it imports statically (dynamic imports load later).
   const firstLoad = new Set();
@@ -59,13 +95,11 @@ async function build() {
     (sum, f) => sum + zlib.gzipSync(fs.readFileSync(path.join(ROOT, f)), { level: 9 }).length,
     0,
   );
-  // The entry's own CSS (components import their styles) is bundled beside it.
-  const appCss = outputs[appJs].cssBundle;
 
   const manifest = {
     script: rel(appJs),
     preload: [...firstLoad].filter((f) => f !== appJs).map(rel),
-    styles: [rel(shellCss), ...(appCss ? [rel(appCss)] : [])],
+    styles,
     firstLoadGzipBytes: gzipped,
   };
   fs.writeFileSync(path.join(OUT, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -77,6 +111,10 @@ async function build() {
   if (gzipped > FIRST_LOAD_BUDGET_BYTES) {
     throw new Error(`first-load JavaScript is ${kb} kB gzipped, over the 75 kB budget`);
   }
+  const inline = ['critical', 'critical-page'].map(
+    (name) => `${name} ${(fs.statSync(path.join(OUT, styles[name])).size / 1024).toFixed(1)} kB`,
+  );
+  console.log(`inline first-paint styles: ${inline.join(', ')} (raw; compressed with the page)`);
 
   // Issue 18 item 1: every static asset also as brotli and gzip copies, made once here at the best
   // settings, so the server sends the best copy a request accepts without compressing per request.

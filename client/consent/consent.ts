@@ -25,7 +25,7 @@ async function loadConsentModules(locale: Locale): Promise<ConsentModules> {
     import('vanilla-cookieconsent'),
     import('./consent-config'),
     import('./consent-texts').then(({ loadConsentTexts }) => loadConsentTexts(locale)),
-    import('./consent-styles'),
+    import('./consent-styles').then(({ loadConsentStyles }) => loadConsentStyles()),
   ]);
   return { manager, config: (onChange) => consentConfig(locale, texts, onChange) };
 }

@@ -141,15 +141,19 @@ export class AuthController {
       { event: 'pending-step-unresolved', brand: page.brand, step: page.step },
       'a pending step is still pending after the IdP was asked for it: showing the page',
     );
-    const html = this.pages.message(
+    const framed = this.pages.message(
       page.locale,
       page.brand,
       pendingStepContent(page, this.pages.translator(page.locale)),
     );
     res
       .status(200)
-      .set({ ...NO_STORE_HEADERS, 'Content-Type': 'text/html; charset=utf-8' })
-      .send(html);
+      .set({
+        ...NO_STORE_HEADERS,
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': framed.csp,
+      })
+      .send(framed.html);
   }
 
   @Get(ROUTES.loginLanding)

@@ -28,7 +28,7 @@ export class UnauthController {
       b: brand,
       lang: locale !== DEFAULT_LOCALE ? locale : undefined,
     });
-    const html = this.pages.message(locale, brand, {
+    const page = this.pages.message(locale, brand, {
       title: t('common.unauth.title'),
       message: t(`common.unauth.${error}`),
       action: { href: again, label: t('common.unauth.signInAgain') },
@@ -38,7 +38,11 @@ export class UnauthController {
     // WWW-Authenticate challenge (RFC 9110 §15.5.2) that no browser could answer here.
     res
       .status(200)
-      .set({ 'Cache-Control': 'no-store', 'Content-Type': 'text/html; charset=utf-8' })
-      .send(html);
+      .set({
+        'Cache-Control': 'no-store',
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': page.csp,
+      })
+      .send(page.html);
   }
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { createElement, type ReactElement } from 'react';
 import { MessagePage } from '../../views/MessagePage';
@@ -9,10 +10,17 @@ import { Brand, faviconPath } from '../shared/brand';
 import type { Locale } from '../shared/locale';
 import { Translators } from '../locale/translators';
 import { CLIENT_ASSETS, type ClientAssets } from './client-assets';
+import { pageCsp } from './csp';
 import { renderPage } from './render-page';
 
-/** The sign-in pages' own stylesheet, after the shell's (its header and footer rules) so it wins. */
-const SIGNIN_STYLESHEET = '/static/css/signin.css';
+/**
+ * A rendered plain page and the Content-Security-Policy it must be sent with: its first-paint styles
+ * are inline under a nonce of this response (issue 18 item 5), which only this policy allows.
+ */
+export interface FramedPage {
+  readonly html: string;
+  readonly csp: string;
+}
 
 /** What a message page says; the frame (logo, favicon, footer) comes from the brand. */
 export interface MessageContent {
@@ -33,14 +41,17 @@ export interface MessageContent {
  */
 @Injectable()
 export class PageRenderer {
-  private readonly stylesheets: readonly string[];
+  /** The shell's first-paint rules and signin.css after them (its header and footer rules win). */
+  private readonly css: string;
+  private readonly https: boolean;
 
   constructor(
     private readonly translators: Translators,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLIENT_ASSETS) assets: ClientAssets,
   ) {
-    this.stylesheets = [...assets.styles, SIGNIN_STYLESHEET];
+    this.css = assets.pageCriticalCss;
+    this.https = config.http.publicUrl.startsWith('https:');
   }
 
   translator(locale: Locale): Translate {
@@ -59,17 +70,22 @@ export class PageRenderer {
     };
   }
 
-  /** The document around a framed page: its language, title and the brand's favicon. */
-  framed(frame: PageFrameData, title: string, body: ReactElement): string {
-    return renderPage(body, {
+  /**
+   * The document around a framed page: its language, title and the brand's favicon; its styles inline
+   * under a fresh nonce, and the policy that allows them (no scripts: the page has none).
+   */
+  framed(frame: PageFrameData, title: string, body: ReactElement): FramedPage {
+    const nonce = randomBytes(16).toString('base64');
+    const html = renderPage(body, {
       lang: frame.locale,
       title,
       faviconHref: faviconPath(brandFavicon(frame.brand)),
-      stylesheets: this.stylesheets,
+      criticalCss: { css: this.css, nonce },
     });
+    return { html, csp: pageCsp(nonce, { https: this.https }) };
   }
 
-  message(locale: Locale, brand: Brand, content: MessageContent): string {
+  message(locale: Locale, brand: Brand, content: MessageContent): FramedPage {
     const t = this.translator(locale);
     const frame = this.frame(brand, locale, content.currentPath ?? '/');
     return this.framed(

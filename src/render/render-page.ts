@@ -2,10 +2,32 @@ import type { ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createElement } from 'react';
 import { Document, DocumentProps } from '../../views/Document';
+import { escapeHtml } from './escape-html';
 
-/** Server-side rendering of a page: the views/ tree inside the document shell, as HTML text. */
-export function renderPage(body: ReactElement, document: Omit<DocumentProps, 'children'>): string {
-  return `<!doctype html>${renderToString(createElement(Document, { ...document, children: body }))}`;
+/** What the document needs besides the views: the module preloads of a hydrated page. */
+export interface PageOptions extends Omit<DocumentProps, 'children'> {
+  /** Chunks the page's module script imports, preloaded with the CSP nonce (hydration's). */
+  readonly preload?: readonly string[];
+}
+
+/**
+ * Server-side rendering of a page: the views/ tree inside the document shell, as HTML text. The module
+ * preloads go at the very end of <body>, after the content (issue 18 item 5): React 19 hoists every
+ * <link rel="modulepreload"> into <head>, where they would compete with the document for the link.
+ */
+export function renderPage(body: ReactElement, document: PageOptions): string {
+  const { preload = [], ...props } = document;
+  const html = `<!doctype html>${renderToString(createElement(Document, { ...props, children: body }))}`;
+  if (preload.length === 0) return html;
+  const nonce = props.hydration?.nonce ?? props.criticalCss.nonce;
+  const links = preload
+    .map(
+      (href) =>
+        `<link rel="modulepreload" href="${escapeHtml(href)}" nonce="${escapeHtml(nonce)}"/>`,
+    )
+    .join('');
+  const end = html.lastIndexOf('</body>');
+  return `${html.slice(0, end)}${links}${html.slice(end)}`;
 }
 
 /** Personalised pages (sign-in steps, account pages) must never be cached (issue 3, DESIGN.md). */

@@ -157,14 +157,11 @@ export class ShellRenderer {
       lang: data.locale,
       title: t(`common.${titleKey}`),
       faviconHref: faviconPath(brandFavicon(data.brand)),
-      stylesheets: this.assets.styles,
+      criticalCss: { css: this.assets.criticalCss, nonce },
+      deferredStylesheets: this.assets.deferredStyles,
       htmlClass: `theme-${data.theme}`,
-      hydration: {
-        nonce,
-        dataJson: this.dataJson(data),
-        script: this.assets.script,
-        preload: this.assets.preload,
-      },
+      hydration: { nonce, dataJson: this.dataJson(data), script: this.assets.script },
+      preload: this.assets.preload,
     });
   }
 }

@@ -83,7 +83,11 @@ export class InteractionController {
       case 'page':
         res
           .status(outcome.status)
-          .set({ ...NO_STORE_HEADERS, 'Content-Type': 'text/html; charset=utf-8' })
+          .set({
+            ...NO_STORE_HEADERS,
+            'Content-Type': 'text/html; charset=utf-8',
+            'Content-Security-Policy': outcome.csp,
+          })
           .send(outcome.html);
         return;
       case 'next-step':

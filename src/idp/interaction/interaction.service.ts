@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PageRenderer } from '../../render/page-renderer';
+import { PageRenderer, type FramedPage } from '../../render/page-renderer';
 import { Brand, DEFAULT_BRAND } from '../../shared/brand';
 import { AccountStore } from '../accounts/account-store';
 import { FactorStore } from '../accounts/factor-store';
@@ -35,10 +35,9 @@ import { STEP_VIEWS } from '../../../views/signin/step-views';
 import { stepPage } from './step-page';
 import { StepErrors } from './step-outcome';
 
-export interface RenderedPage {
+export interface RenderedPage extends FramedPage {
   readonly kind: 'page';
   readonly status: number;
-  readonly html: string;
 }
 
 /**
@@ -108,7 +107,7 @@ export class InteractionService {
     // A notice is shown once.
     if (data.notice)
       await this.records.save(uid, { ...data, notice: undefined }, details.exp * 1000);
-    return { kind: 'page', status: 200, html: await this.render(uid, state, data, ctx) };
+    return { kind: 'page', status: 200, ...(await this.render(uid, state, data, ctx)) };
   }
 
   async submit(
@@ -129,7 +128,7 @@ export class InteractionService {
       return {
         kind: 'page',
         status: 403,
-        html: await this.render(uid, state, data, ctx, { fields: {}, form: { code: 'csrf' } }),
+        ...(await this.render(uid, state, data, ctx, { fields: {}, form: { code: 'csrf' } })),
       };
     }
     const action = typeof form.action === 'string' ? form.action : 'submit';
@@ -137,10 +136,10 @@ export class InteractionService {
       return {
         kind: 'page',
         status: 400,
-        html: await this.render(uid, state, data, ctx, {
+        ...(await this.render(uid, state, data, ctx, {
           fields: {},
           form: { code: 'notAllowed' },
-        }),
+        })),
       };
     }
     const outcome = await this.steps.handle({
@@ -155,7 +154,7 @@ export class InteractionService {
       return {
         kind: 'page',
         status: 400,
-        html: await this.render(uid, state, data, ctx, outcome.errors, outcome.values),
+        ...(await this.render(uid, state, data, ctx, outcome.errors, outcome.values)),
       };
     }
     const patched: FlowData = { ...data, ...outcome.patch };
@@ -168,10 +167,10 @@ export class InteractionService {
       return {
         kind: 'page',
         status: 400,
-        html: await this.render(uid, state, data, ctx, {
+        ...(await this.render(uid, state, data, ctx, {
           fields: {},
           form: { code: 'notAllowed' },
-        }),
+        })),
       };
     }
     const putOff = putOffBy(outcome.event);
@@ -209,14 +208,14 @@ export class InteractionService {
    */
   private expired(uid: string, ctx: PageContext, brand: Brand = DEFAULT_BRAND): RenderedPage {
     const { t } = ctx;
-    const html = this.pages.message(ctx.locale, brand, {
+    const page = this.pages.message(ctx.locale, brand, {
       title: t('common.errorPage.header'),
       documentTitle: t('common.errorPage.title'),
       message: t('common.signin.errors.interactionExpired'),
       alert: true,
       currentPath: interactionPath(uid),
     });
-    return { kind: 'page', status: 400, html };
+    return { kind: 'page', status: 400, ...page };
   }
 
   private async details(
@@ -345,7 +344,7 @@ export class InteractionService {
     ctx: StepContext,
     errors?: StepErrors,
     values?: Record<string, string>,
-  ): Promise<string> {
+  ): Promise<FramedPage> {
     const key = stepKey(state);
     const account = data.accountId ? await this.accounts.findById(data.accountId) : undefined;
     const verified =

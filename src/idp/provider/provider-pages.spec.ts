@@ -12,7 +12,9 @@ const pages = providerPages(
   new PageRenderer(translators, testConfig(), {
     script: '/static/app/app.js',
     preload: [],
-    styles: ['/static/app/shell.css'],
+    criticalCss: 'body{margin:0}',
+    pageCriticalCss: 'body{margin:0}',
+    deferredStyles: ['/static/app/deferred.css'],
   }),
 );
 

@@ -44,7 +44,7 @@ export function providerPages(
       const t = pages.translator(locale);
       const advice = t(outage ? 'common.idp.adviceOutage' : 'common.idp.adviceRetry');
       const frame = pages.frame(journeyBrand(params), locale, ctx.path ?? '/');
-      ctx.body = pages.framed(
+      const page = pages.framed(
         frame,
         t('common.idp.errorDocumentTitle'),
         createElement(ProviderErrorPage, {
@@ -55,6 +55,8 @@ export function providerPages(
           ...(ctx.req.id ? { reference: String(ctx.req.id) } : {}),
         }),
       );
+      ctx.set('Content-Security-Policy', page.csp);
+      ctx.body = page.html;
     },
     // RP-initiated logout (issue 3): Okta signs out straight away, so the confirmation form is submitted
     // by a nonce'd script; without JavaScript the collector presses the button. Only a request that

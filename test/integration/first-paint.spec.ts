@@ -1,0 +1,119 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLIENT_DIST_DIR } from '../../src/config/project-paths';
+import { inlineCss } from '../../src/render/client-assets';
+import { Browser, type BrowserResponse } from '../support/browser';
+import { signInVia } from '../support/signin-journey';
+import { TestApp, startTestApp } from '../support/test-app';
+
+/**
+ * Issue 18 item 5, first paint on a phone: the structure that lets a page paint from its HTML alone
+ * (the timing itself is measured only by `npm run bench:page`). For /collection, the first sign-in
+ * step and the error page: the only render-blocking style is the inline one, under the response's CSP
+ * nonce, holding the build's first-paint rules; nothing in <head> is fetched or run before the paint
+ * (no stylesheet link, no script, no preload); the module preloads and the deferred stylesheet come
+ * after the page's content; the consent dialog's stylesheet is not part of the first load.
+ */
+const manifest = () =>
+  JSON.parse(fs.readFileSync(path.join(CLIENT_DIST_DIR, 'manifest.json'), 'utf8')) as {
+    preload: string[];
+    styles: Record<'critical' | 'critical-page' | 'deferred' | 'consent', string>;
+  };
+const built = (name: 'critical' | 'critical-page') =>
+  inlineCss(fs.readFileSync(path.join(CLIENT_DIST_DIR, manifest().styles[name]), 'utf8'));
+
+function structure(res: BrowserResponse) {
+  const csp = res.headers.get('content-security-policy') ?? '';
+  const styleSrc = /(?:^|;\s*)style-src ([^;]*)/.exec(csp)?.[1] ?? '';
+  const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(styleSrc)?.[1];
+  const html = res.body;
+  const headEnd = html.indexOf('</head>');
+  const head = html.slice(0, headEnd);
+  const body = html.slice(headEnd);
+  const styles = [...head.matchAll(/<style([^>]*)>([\s\S]*?)<\/style>/g)].map((m) => ({
+    attributes: m[1] ?? '',
+    css: m[2] ?? '',
+  }));
+  return { csp, styleSrc, nonce, html, head, body, styles };
+}
+
+describe('first paint: what a page needs before it can paint is in its HTML (issue 18 item 5)', () => {
+  let t: TestApp;
+  let collection: BrowserResponse;
+  let step: BrowserResponse;
+  let error: BrowserResponse;
+  beforeAll(async () => {
+    t = await startTestApp();
+    const browser = new Browser();
+    await signInVia(t, browser, '');
+    collection = await browser.get(`${t.url}/collection`);
+    const anonymous = new Browser();
+    step = await anonymous.follow(await anonymous.get(`${t.url}/signin?b=psa`));
+    error = await anonymous.request(`${t.url}/signin?b=nosuchbrand`, {
+      headers: { accept: 'text/html' },
+    });
+  }, 60_000);
+  afterAll(() => t.close());
+
+  const pages = () =>
+    [
+      ['/collection', collection, 200, 'critical'],
+      ['the first sign-in step', step, 200, 'critical-page'],
+      ['the error page', error, 400, 'critical'],
+    ] as const;
+
+  it('reaches the three pages', () => {
+    for (const [name, res, status] of pages()) {
+      expect({ name, status: res.status }).toEqual({ name, status });
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    }
+    expect(new URL(step.url).pathname).toMatch(/^\/idp\/signin\//);
+    expect(step.body).toContain('<form');
+  });
+
+  it('one render-blocking style: inline, under the CSP nonce of the response, with the build’s first-paint rules', () => {
+    for (const [name, res, , css] of pages()) {
+      const page = structure(res);
+      expect({ name, nonce: page.nonce }).toEqual({ name, nonce: expect.any(String) });
+      expect(page.styleSrc).not.toContain('unsafe-inline');
+      expect(page.styles).toHaveLength(1);
+      expect(page.styles[0]?.attributes).toBe(` nonce="${page.nonce}"`);
+      expect(page.styles[0]?.css).toBe(built(css));
+      // No render-blocking stylesheet link in <head>, and no script or preload there either: nothing
+      // is fetched or run before the first paint.
+      expect({ name, links: [...page.head.matchAll(/<link\b[^>]*>/g)].map((m) => m[0]) }).toEqual({
+        name,
+        links: [expect.stringMatching(/^<link rel="icon" /)],
+      });
+      expect(page.head).not.toContain('<script');
+    }
+  });
+
+  it('module preloads and the deferred stylesheet come after the content; the consent stylesheet is not loaded', () => {
+    const { preload, styles } = manifest();
+    for (const [name, res] of pages()) {
+      const page = structure(res);
+      const contentEnd = page.body.lastIndexOf('</main>');
+      expect({ name, contentEnd: contentEnd > 0 }).toEqual({ name, contentEnd: true });
+      for (const m of page.body.matchAll(/<link rel="(stylesheet|modulepreload)"[^>]*>/g))
+        expect({ name, link: m[0], afterContent: (m.index ?? 0) > contentEnd }).toEqual({
+          name,
+          link: m[0],
+          afterContent: true,
+        });
+      expect(page.html).not.toContain(styles.consent);
+    }
+    // The hydrated pages: every first-load chunk preloaded with the nonce, and the deferred sheet.
+    for (const res of [collection, error]) {
+      const page = structure(res);
+      for (const chunk of preload)
+        expect(page.body).toContain(
+          `<link rel="modulepreload" href="/static/app/${chunk}" nonce="${page.nonce}"/>`,
+        );
+      expect(page.body).toContain(`<link rel="stylesheet" href="/static/app/${styles.deferred}"/>`);
+    }
+    // The sign-in step has no script, so nothing to preload, and no toasts, so no deferred sheet.
+    expect(step.body).not.toMatch(/<link rel="(stylesheet|modulepreload)"/);
+    expect(step.body).not.toContain('<script');
+  });
+});

@@ -12,6 +12,8 @@
 // a busy 2-core VM, Chromium's process start-up, parsing and painting alone can take longer than the
 // target; a page cannot paint sooner than that floor, whatever the product does.
 //
+// BENCH_BASELINE=<another checkout, its dist/ and client/dist built> (as in `npm run bench`) measures
+// that checkout's three pages in the same run, interleaved, for a before/after comparison.
 // BENCH_PAGE_LOADS changes the number of loads per page (5); BENCH_PAGE_VERBOSE=1 prints every load.
 'use strict';
 const fs = require('node:fs');
@@ -26,6 +28,7 @@ const CHROMIUM = '/usr/bin/chromium';
 const LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 5);
 const VERBOSE = process.env.BENCH_PAGE_VERBOSE === '1';
 const LCP_TARGET_MS = 500;
+const BASELINE = process.env.BENCH_BASELINE;
 
 /** The issue's phone profile, as CDP takes it (throughputs in bytes per second). */
 const NETWORK = {
@@ -189,6 +192,7 @@ async function main() {
   if (!fs.existsSync(CHROMIUM))
     throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
   const app = await startApp();
+  const baseline = BASELINE ? await startApp({}, BASELINE) : undefined;
   const floor = await startFloorPage();
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -204,27 +208,34 @@ async function main() {
     ],
   });
   try {
-    const session = cookiesOf(
-      await signIn(app.url, 'collector@example.com', DEMO_PASSWORD),
-      app.url,
-    );
+    /** The three pages of one running checkout. */
+    const pagesOf = async (instance, label) => {
+      const session = cookiesOf(
+        await signIn(instance.url, 'collector@example.com', DEMO_PASSWORD),
+        instance.url,
+      );
+      return [
+        {
+          name: `${label}/collection (signed in)`,
+          status: 200,
+          target: true,
+          url: () => `${instance.url}/collection`,
+          cookies: session,
+        },
+        { name: `${label}first sign-in step (IdP)`, status: 200, target: true, step: instance.url },
+        // §2 error page: a sign-in for a brand that does not exist (the README's screenshot of it).
+        {
+          name: `${label}error page`,
+          status: 400,
+          target: true,
+          url: () => `${instance.url}/signin?b=nosuchbrand`,
+          cookies: [],
+        },
+      ];
+    };
     const targets = [
-      {
-        name: '/collection (signed in)',
-        status: 200,
-        target: true,
-        url: () => `${app.url}/collection`,
-        cookies: session,
-      },
-      { name: 'first sign-in step (IdP)', status: 200, target: true, step: true },
-      // §2 error page: a sign-in for a brand that does not exist (the README's screenshot of it).
-      {
-        name: 'error page',
-        status: 400,
-        target: true,
-        url: () => `${app.url}/signin?b=nosuchbrand`,
-        cookies: [],
-      },
+      ...(await pagesOf(app, '')),
+      ...(baseline ? await pagesOf(baseline, 'baseline: ') : []),
       {
         name: 'floor: minimal page, bare server',
         status: 200,
@@ -234,7 +245,7 @@ async function main() {
       },
     ];
     const resolve = async (t) =>
-      t.step ? { ...t, ...(await firstSigninStep(app.url)) } : { ...t, url: t.url() };
+      t.step ? { ...t, ...(await firstSigninStep(t.step)) } : { ...t, url: t.url() };
     // One load of each first, unmeasured: the server's first render of a page warms its caches.
     for (const t of targets) await load(browser, await resolve(t));
     // Interleaved (page 1, 2, 3, floor, page 1, ...), so a drift of the machine weighs on all alike.
@@ -280,6 +291,7 @@ async function main() {
     await browser.close();
     floor.stop();
     await app.stopped();
+    await baseline?.stopped();
   }
 }
 

@@ -15,6 +15,7 @@ import { ApiContext, createQueryClient } from './api/queries';
 import { createAnalytics } from './analytics';
 import { consentGiven } from './consent/consent';
 import { browserShellServices, createToastOutlet } from './shell/browser-services';
+import { applyDeferredStyles } from './shell/deferred-styles';
 import { finishSignOut } from './shell/signout';
 import { signedOutProps } from '../views/pages/SignedOutPage';
 import { useThemeControl } from './shell/theme';
@@ -53,6 +54,7 @@ function App() {
   );
 }
 
+applyDeferredStyles();
 const root = document.getElementById(ROOT_ID);
 if (root) hydrateRoot(root, <App />);
 

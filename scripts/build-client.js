@@ -6,9 +6,10 @@
 //
 // Stylesheets (issue 18 item 5, first paint on a phone): `critical` (client/styles/critical.css) and
 // `critical-page` (the same plus the sign-in pages' signin.css) are inlined by the server in each
-// page's <head> under the CSP nonce, so nothing is requested before the first paint; `deferred` is
-// linked at the end of <body>; `consent` is loaded by the consent dialog's code when it first opens.
-// They are built first, so the script can be given the consent stylesheet's hashed name.
+// page's <head> under the CSP nonce, so nothing is requested before the first paint; `deferred` (what
+// only the script shows) is preloaded after a shell page's content and applied by the script;
+// `consent` is loaded by the consent dialog's code when it first opens. They are built first, so the
+// script can be given the consent stylesheet's hashed name.
 'use strict';
 const esbuild = require('esbuild');
 const fs = require('node:fs');

@@ -15,8 +15,6 @@ export interface DocumentProps {
   readonly faviconHref: string;
   /** The page's first-paint rules, inlined under `nonce` (the response's CSP nonce). */
   readonly criticalCss: { readonly css: string; readonly nonce: string };
-  /** Stylesheets the server's HTML does not need: linked after the content, never render-blocking. */
-  readonly deferredStylesheets?: readonly string[];
   /** Classes on <html>, e.g. the theme (theme-light / theme-dark). */
   readonly htmlClass?: string;
   readonly hydration?: DocumentHydration;
@@ -30,28 +28,25 @@ export const ROOT_ID = 'root';
 
 /**
  * The HTML document around every server-rendered page. Issue 18 item 5 (first paint on a phone): the
- * page paints from its HTML alone. Its first-paint rules are inline in <head> (a <style> with the
- * CSP nonce: `style-src 'self' 'nonce-…'`, no 'unsafe-inline'), not a <link> costing one more round
- * trip before anything shows; a stylesheet in <head> blocks rendering, so the rest is linked at the
- * end of <body>, where it holds up no content (the module script, which is what needs it, runs after
- * it has loaded). The module preloads are written after the content too (render-page.ts: React would
- * hoist them into <head>), so they do not share the link with the document. Measured with `npm run
- * bench:page` (the README's Performance section): before, /collection's LCP was 1.3-1.9 s on this
- * machine with two blocking stylesheets and four preloads in <head>.
+ * page paints from its HTML alone. Its styles are inline in <head> (a <style> with the CSP nonce:
+ * `style-src 'self' 'nonce-…'`, no 'unsafe-inline'), not a <link> costing one more round trip before
+ * anything shows; the consent dialog's stylesheet loads when the dialog opens. Nothing else is in
+ * <head> to fetch or run. The module preloads and the preload of the rules only the script uses
+ * (toasts, the nudge; client/shell/deferred-styles.ts applies them) are written after the content
+ * (render-page.ts: React would hoist them into <head>), so they do not share the phone's link with
+ * the document. A stylesheet linked at the end of <body> was tried for those rules: Chromium stops
+ * parsing at it until it loads, and it shared the link with the script, so /collection painted later
+ * (`npm run bench:page`, the README's Performance section, has the figures).
  */
 export function Document({
   lang,
   title,
   faviconHref,
   criticalCss,
-  deferredStylesheets = [],
   htmlClass,
   hydration,
   children,
 }: DocumentProps) {
-  const deferred = deferredStylesheets.map((href) => (
-    <link key={href} rel="stylesheet" href={href} />
-  ));
   return (
     <html lang={lang} className={htmlClass}>
       <head>
@@ -72,14 +67,10 @@ export function Document({
               nonce={hydration.nonce}
               dangerouslySetInnerHTML={{ __html: hydration.dataJson }}
             />
-            {deferred}
             <script type="module" src={hydration.script} nonce={hydration.nonce} />
           </>
         ) : (
-          <>
-            {children}
-            {deferred}
-          </>
+          children
         )}
       </body>
     </html>

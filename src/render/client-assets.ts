@@ -16,7 +16,10 @@ export interface ClientAssets {
   readonly criticalCss: string;
   /** The plain pages' (sign-in steps, messages): the shell's critical rules and signin.css. */
   readonly pageCriticalCss: string;
-  /** Stylesheets nothing in the server's HTML needs, linked at the end of a shell page's <body>. */
+  /**
+   * What only the script shows (toasts, the app nudge): preloaded after a shell page's content, and
+   * applied by the script (client/shell/deferred-styles.ts).
+   */
   readonly deferredStyles: readonly string[];
 }
 

@@ -4,28 +4,30 @@ import { createElement } from 'react';
 import { Document, DocumentProps } from '../../views/Document';
 import { escapeHtml } from './escape-html';
 
-/** What the document needs besides the views: the module preloads of a hydrated page. */
+/** What the document needs besides the views: what a hydrated page's script loads. */
 export interface PageOptions extends Omit<DocumentProps, 'children'> {
   /** Chunks the page's module script imports, preloaded with the CSP nonce (hydration's). */
   readonly preload?: readonly string[];
+  /** Stylesheets the script applies (client/shell/deferred-styles.ts), preloaded. */
+  readonly deferredStyles?: readonly string[];
 }
 
 /**
- * Server-side rendering of a page: the views/ tree inside the document shell, as HTML text. The module
+ * Server-side rendering of a page: the views/ tree inside the document shell, as HTML text. The
  * preloads go at the very end of <body>, after the content (issue 18 item 5): React 19 hoists every
- * <link rel="modulepreload"> into <head>, where they would compete with the document for the link.
+ * preload link into <head>, where they would compete with the document for the link.
  */
 export function renderPage(body: ReactElement, document: PageOptions): string {
-  const { preload = [], ...props } = document;
+  const { preload = [], deferredStyles = [], ...props } = document;
   const html = `<!doctype html>${renderToString(createElement(Document, { ...props, children: body }))}`;
-  if (preload.length === 0) return html;
-  const nonce = props.hydration?.nonce ?? props.criticalCss.nonce;
-  const links = preload
-    .map(
-      (href) =>
-        `<link rel="modulepreload" href="${escapeHtml(href)}" nonce="${escapeHtml(nonce)}"/>`,
-    )
-    .join('');
+  if (preload.length === 0 && deferredStyles.length === 0) return html;
+  const nonce = escapeHtml(props.hydration?.nonce ?? props.criticalCss.nonce);
+  const links = [
+    ...deferredStyles.map((href) => `<link rel="preload" as="style" href="${escapeHtml(href)}"/>`),
+    ...preload.map(
+      (href) => `<link rel="modulepreload" href="${escapeHtml(href)}" nonce="${nonce}"/>`,
+    ),
+  ].join('');
   const end = html.lastIndexOf('</body>');
   return `${html.slice(0, end)}${links}${html.slice(end)}`;
 }

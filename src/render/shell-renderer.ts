@@ -158,10 +158,10 @@ export class ShellRenderer {
       title: t(`common.${titleKey}`),
       faviconHref: faviconPath(brandFavicon(data.brand)),
       criticalCss: { css: this.assets.criticalCss, nonce },
-      deferredStylesheets: this.assets.deferredStyles,
       htmlClass: `theme-${data.theme}`,
       hydration: { nonce, dataJson: this.dataJson(data), script: this.assets.script },
       preload: this.assets.preload,
+      deferredStyles: this.assets.deferredStyles,
     });
   }
 }

@@ -11,8 +11,9 @@ import { TestApp, startTestApp } from '../support/test-app';
  * (the timing itself is measured only by `npm run bench:page`). For /collection, the first sign-in
  * step and the error page: the only render-blocking style is the inline one, under the response's CSP
  * nonce, holding the build's first-paint rules; nothing in <head> is fetched or run before the paint
- * (no stylesheet link, no script, no preload); the module preloads and the deferred stylesheet come
- * after the page's content; the consent dialog's stylesheet is not part of the first load.
+ * (no stylesheet link, no script, no preload); no stylesheet is linked at all (one at the end of
+ * <body> stops Chromium's parser until it loads); the preloads (modules, and the rules only the
+ * script uses) come after the page's content; the consent dialog's stylesheet is not loaded.
  */
 const manifest = () =>
   JSON.parse(fs.readFileSync(path.join(CLIENT_DIST_DIR, 'manifest.json'), 'utf8')) as {
@@ -89,13 +90,17 @@ describe('first paint: what a page needs before it can paint is in its HTML (iss
     }
   });
 
-  it('module preloads and the deferred stylesheet come after the content; the consent stylesheet is not loaded', () => {
+  it('no stylesheet link; preloads after the content; the consent stylesheet is not loaded', () => {
     const { preload, styles } = manifest();
     for (const [name, res] of pages()) {
       const page = structure(res);
+      expect({ name, links: page.html.match(/<link rel="stylesheet"[^>]*>/g) }).toEqual({
+        name,
+        links: null,
+      });
       const contentEnd = page.body.lastIndexOf('</main>');
       expect({ name, contentEnd: contentEnd > 0 }).toEqual({ name, contentEnd: true });
-      for (const m of page.body.matchAll(/<link rel="(stylesheet|modulepreload)"[^>]*>/g))
+      for (const m of page.body.matchAll(/<link rel="(modulepreload|preload)"[^>]*>/g))
         expect({ name, link: m[0], afterContent: (m.index ?? 0) > contentEnd }).toEqual({
           name,
           link: m[0],
@@ -103,17 +108,19 @@ describe('first paint: what a page needs before it can paint is in its HTML (iss
         });
       expect(page.html).not.toContain(styles.consent);
     }
-    // The hydrated pages: every first-load chunk preloaded with the nonce, and the deferred sheet.
+    // The hydrated pages: every first-load chunk preloaded, with the nonce, and the script's rules.
     for (const res of [collection, error]) {
       const page = structure(res);
+      expect(page.body).toContain(
+        `<link rel="preload" as="style" href="/static/app/${styles.deferred}"/>`,
+      );
       for (const chunk of preload)
         expect(page.body).toContain(
           `<link rel="modulepreload" href="/static/app/${chunk}" nonce="${page.nonce}"/>`,
         );
-      expect(page.body).toContain(`<link rel="stylesheet" href="/static/app/${styles.deferred}"/>`);
     }
-    // The sign-in step has no script, so nothing to preload, and no toasts, so no deferred sheet.
-    expect(step.body).not.toMatch(/<link rel="(stylesheet|modulepreload)"/);
+    // The sign-in step runs no script, so it has nothing to preload.
+    expect(step.body).not.toMatch(/<link rel="(modulepreload|preload)"/);
     expect(step.body).not.toContain('<script');
   });
 });

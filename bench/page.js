@@ -262,12 +262,14 @@ async function main() {
         runs.get(t).push(r);
       }
     }
+    const floorLcp = median(runs.get(targets[targets.length - 1]).map((r) => r.lcp));
     const rows = targets.map((t) => {
       const rs = runs.get(t);
       const lcp = median(rs.map((r) => r.lcp));
       return {
         page: t.name,
         'LCP ms': Math.round(lcp),
+        'over floor': t.target ? Math.round(lcp - floorLcp) : '',
         'FCP ms': Math.round(median(rs.map((r) => r.fcp))),
         bytes: Math.round(median(rs.map((r) => r.bytes))),
         requests: Math.round(median(rs.map((r) => r.requests))),

@@ -4,20 +4,29 @@
 // cookie validation, no error pages, no abstractions). What the product does on top of this is what
 // DESIGN.md and the issues ask for; so a ratio this server cannot reach, the product cannot either.
 //
-//   GET /signin      issue 4 item 13: security headers; two rate-limit counters written in SQLite (per
-//                    address, per session: item 10); the session read from SQLite; the access and ID
-//                    token payloads read; the return URL's origin checked; the sign-in event and the
-//                    access line logged; three cookies and a 302 carrying si, t and rt.
-//   GET /collection  issue 6 item 9: security headers; the session read; the access token read; the
+// Every scenario reads the session as the issues now require it: the record under the HMAC of the
+// cookie's id, its tokens sealed with AES-256-GCM (issue 15 item 9) and opened, and the browser
+// binding (an HttpOnly cookie) checked against the record's hash (issue 14 item 4).
+//
+//   GET /signin      issue 4 item 13: security headers; two rate-limit counts (kept in memory and
+//                    flushed to SQLite once a second, as the product does); the session read; the
+//                    access and ID token payloads read; the return URL's origin checked; §4 step 5's
+//                    fresh session written (its tokens sealed, indexed by collector and IdP session)
+//                    and the one the sign-in handed the same brand before dropped (issue 18: one si
+//                    per brand and sign-in, or the store grows with every hop); the sign-in event and
+//                    the access line logged; the sessionId cookie and a 302 carrying si, t and rt.
+//   GET /collection  issue 6 item 9, issue 16 item 4: security headers; the session read; the access
+//                    token read; the collector's sessions counted (their records read and opened); the
 //                    real /collection page (views/, the product's own components and data) rendered
 //                    with renderToString inside its document; the access line logged.
 //   GET /trpc/...    issue 5 item 6: security headers; @trpc/server's Express adapter with batching;
 //                    account.status reading the session once per request and the ID token's payload;
 //                    the access line logged.
 //
-// Environment: PORT; FLOOR_DB (a SQLite file to create); FLOOR_SESSION_ID, FLOOR_ACCESS_TOKEN,
-// FLOOR_REFRESH_TOKEN (a real signed-in session's values, which bench/run.js takes from the product);
-// FLOOR_PAGE_DATA (a file with the /collection page's ShellData, as the product serialised it).
+// Environment: PORT; FLOOR_DB (a SQLite file to create); FLOOR_SESSION_ID, FLOOR_BINDING,
+// FLOOR_ACCESS_TOKEN, FLOOR_REFRESH_TOKEN, FLOOR_ID_TOKEN (a real signed-in session's values, which
+// bench/run.js takes from the product); FLOOR_PAGE_DATA (a file with the /collection page's ShellData,
+// as the product serialised it).
 'use strict';
 require('reflect-metadata');
 const { Controller, Get, Module, Req, Res } = require('@nestjs/common');
@@ -27,7 +36,16 @@ const { createExpressMiddleware } = require('@trpc/server/adapters/express');
 const Database = require('better-sqlite3');
 const helmet = require('helmet').default;
 const { decodeJwt } = require('jose');
-const { createHmac, createSecretKey, randomBytes, randomUUID } = require('node:crypto');
+const {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  createSecretKey,
+  randomBytes,
+  randomUUID,
+  timingSafeEqual,
+} = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const pino = require('pino');
@@ -44,27 +62,107 @@ const log = pino(pino.destination({ dest: '/dev/null', sync: true }));
 const db = new Database(env.FLOOR_DB);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
-db.exec(
-  'CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, v TEXT NOT NULL, exp INTEGER NOT NULL)',
-);
-const count = db.prepare(
-  'INSERT INTO kv (k, v, exp) VALUES (?, 1, ?) ON CONFLICT(k) DO UPDATE SET v = v + 1 RETURNING v',
-);
-const read = db.prepare('SELECT v FROM kv WHERE k = ? AND exp > ?');
-const sessionKey = createSecretKey(randomBytes(32));
-const keyOf = (sessionId) =>
-  `session:${createHmac('sha256', sessionKey).update(sessionId).digest('base64url')}`;
-db.prepare('INSERT OR REPLACE INTO kv (k, v, exp) VALUES (?, ?, ?)').run(
-  keyOf(env.FLOOR_SESSION_ID),
-  JSON.stringify({
-    brand: 'psa',
+db.exec(`CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, v TEXT NOT NULL, exp INTEGER NOT NULL);
+  CREATE TABLE IF NOT EXISTS members (k TEXT NOT NULL, m TEXT NOT NULL, exp INTEGER NOT NULL,
+    PRIMARY KEY (k, m));`);
+const sql = {
+  count: db.prepare(
+    'INSERT INTO kv (k, v, exp) VALUES (?, ?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v',
+  ),
+  read: db.prepare('SELECT v FROM kv WHERE k = ? AND exp > ?'),
+  write: db.prepare('INSERT OR REPLACE INTO kv (k, v, exp) VALUES (?, ?, ?)'),
+  take: db.prepare('DELETE FROM kv WHERE k = ? RETURNING v'),
+  add: db.prepare('INSERT OR REPLACE INTO members (k, m, exp) VALUES (?, ?, ?)'),
+  remove: db.prepare('DELETE FROM members WHERE k = ? AND m = ?'),
+  members: db.prepare('SELECT m FROM members WHERE k = ? AND exp > ?'),
+};
+const YEAR_MS = 31_536_000_000;
+const hmacKey = createSecretKey(randomBytes(32));
+const hmac = (value) => createHmac('sha256', hmacKey).update(value).digest('base64url');
+const sealKey = randomBytes(32);
+const sha256 = (value) => createHash('sha256').update(value).digest('base64url');
+
+/** AES-256-GCM with the record's key as associated data (issue 15 item 9). */
+function seal(plain, context) {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey, iv);
+  cipher.setAAD(Buffer.from(context));
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return [iv, body, cipher.getAuthTag()].map((b) => b.toString('base64url')).join('.');
+}
+function open(sealed, context) {
+  const [iv, body, tag] = sealed.split('.');
+  const decipher = createDecipheriv('aes-256-gcm', sealKey, Buffer.from(iv, 'base64url'));
+  decipher.setAAD(Buffer.from(context));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  return Buffer.concat([
+    decipher.update(Buffer.from(body, 'base64url')),
+    decipher.final(),
+  ]).toString('utf8');
+}
+
+const sessionKey = (id) => `session:${hmac(id)}`;
+function writeSession(id, record) {
+  const key = sessionKey(id);
+  const stored = { ...record, tokens: seal(JSON.stringify(record.tokens), key) };
+  sql.write.run(key, JSON.stringify(stored), Date.now() + YEAR_MS);
+}
+function readRecord(key) {
+  const row = sql.read.get(key, Date.now());
+  if (!row) return undefined;
+  const stored = JSON.parse(row.v);
+  return { ...stored, tokens: JSON.parse(open(stored.tokens, key)) };
+}
+/** The cookie's session, if the browser's binding matches the record's (issue 14 item 4). */
+function session(req) {
+  const jar = cookies(req.headers.cookie);
+  if (jar.sessionId === undefined) return undefined;
+  const record = readRecord(sessionKey(jar.sessionId));
+  const expected = Buffer.from(record?.bindingHash ?? '');
+  const actual = Buffer.from(sha256(jar.sessionBinding ?? ''));
+  if (!record || expected.length !== actual.length || !timingSafeEqual(expected, actual))
+    return undefined;
+  return { id: jar.sessionId, ...record };
+}
+const subjectKey = (sub) => `sessions-of:${hmac(`sub:${sub}`)}`;
+const idpSidKey = (sid) => `sessions-of-idp-sid:${hmac(`sid:${sid}`)}`;
+
+/** §4 step 5: a fresh session; the one this sign-in handed the same brand before is dropped. */
+function newSession(record, brand) {
+  const id = randomBytes(32).toString('base64url');
+  const handle = hmac(id);
+  const until = Date.now() + YEAR_MS;
+  sql.add.run(subjectKey(record.sub), handle, until);
+  sql.add.run(idpSidKey(record.idpSid), handle, until);
+  writeSession(id, { ...record, brand, createdAt: Date.now(), lastUsedAt: Date.now() });
+  const familyKey = `sessions-of-family-brand:${hmac(`family:${record.family}:${brand}`)}`;
+  const earlier = sql.members.all(familyKey, Date.now());
+  sql.add.run(familyKey, handle, until);
+  for (const { m } of earlier) {
+    sql.take.get(`session:${m}`);
+    sql.remove.run(subjectKey(record.sub), m);
+    sql.remove.run(idpSidKey(record.idpSid), m);
+    sql.remove.run(familyKey, m);
+  }
+  return id;
+}
+
+const claimsOf = decodeJwt(env.FLOOR_ID_TOKEN);
+writeSession(env.FLOOR_SESSION_ID, {
+  brand: 'pcgs',
+  sub: claimsOf.sub,
+  idpSid: claimsOf.sid ?? 'sid',
+  family: randomBytes(16).toString('base64url'),
+  bindingHash: sha256(env.FLOOR_BINDING),
+  tokens: {
     accessToken: env.FLOOR_ACCESS_TOKEN,
     refreshToken: env.FLOOR_REFRESH_TOKEN,
-    idToken: env.FLOOR_ACCESS_TOKEN,
-    createdAt: Date.now(),
-  }),
-  Date.now() + 86_400_000,
-);
+    idToken: env.FLOOR_ID_TOKEN,
+  },
+  createdAt: Date.now(),
+  lastUsedAt: Date.now(),
+});
+sql.add.run(subjectKey(claimsOf.sub), hmac(env.FLOOR_SESSION_ID), Date.now() + YEAR_MS);
 const pageData = JSON.parse(fs.readFileSync(env.FLOOR_PAGE_DATA, 'utf8'));
 // Serialised once: the product, too, keeps each locale's (large) messages JSON ready-made.
 const pageDataJson = scriptSafeJson(pageData);
@@ -77,48 +175,59 @@ function cookies(header) {
   }
   return jar;
 }
-function session(req) {
-  const id = cookies(req.headers.cookie).sessionId;
-  const row = id === undefined ? undefined : read.get(keyOf(id), Date.now());
-  return row && { id, ...JSON.parse(row.v) };
-}
-const cookie = (name, value, maxAge) =>
-  `${name}=${value}; Max-Age=${maxAge}; Path=/; HttpOnly; SameSite=Lax`;
+
+/** Rate-limit counts in memory, written to SQLite once a second (as the product's store does). */
+const counters = new Map();
+setInterval(() => {
+  const until = Date.now() + 60_000;
+  for (const [k, v] of counters) sql.count.run(k, String(v), until);
+}, 1000).unref();
+const countUp = (key) => counters.set(key, (counters.get(key) ?? 0) + 1);
 
 class FloorController {
   signin(req, res) {
     const s = session(req);
-    const access = decodeJwt(s.accessToken);
-    const claims = decodeJwt(s.idToken);
+    const access = decodeJwt(s.tokens.accessToken);
+    const claims = decodeJwt(s.tokens.idToken);
     if (access.exp * 1000 < Date.now()) throw new Error('expired');
     if (new URL(req.query.r).origin !== 'https://dev.psacard.com') throw new Error('return URL');
+    const { id: _id, createdAt: _c, lastUsedAt: _u, ...record } = s;
+    const id = newSession(record, req.query.b);
     log.info({ event: 'signin', brand: req.query.b, sub: claims.sub }, 'sign-in');
-    res.setHeader('Set-Cookie', [
-      cookie('accessToken', s.accessToken, 8_640_000),
-      cookie('refreshToken', s.refreshToken, 8_640_000),
-      cookie('sessionId', s.id, 31_536_000),
-    ]);
+    res.setHeader(
+      'Set-Cookie',
+      `sessionId=${id}; Max-Age=31536000; Path=/; HttpOnly; SameSite=Lax`,
+    );
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader(
       'Location',
-      `https://dev.psacard.com/orders?si=${encodeURIComponent(s.id)}&t=${encodeURIComponent(s.accessToken)}&rt=${encodeURIComponent(s.refreshToken)}`,
+      `https://dev.psacard.com/orders?si=${encodeURIComponent(id)}&t=${encodeURIComponent(s.tokens.accessToken)}&rt=${encodeURIComponent(s.tokens.refreshToken)}`,
     );
     res.status(302).end();
   }
 
   collection(req, res) {
     const s = session(req);
-    if (decodeJwt(s.accessToken).exp * 1000 < Date.now()) throw new Error('expired');
+    if (decodeJwt(s.tokens.accessToken).exp * 1000 < Date.now()) throw new Error('expired');
+    // Issue 16 item 4: the landing counts the collector's sessions.
+    let sessionCount = 0;
+    for (const { m } of sql.members.all(subjectKey(s.sub), Date.now()))
+      if (readRecord(`session:${m}`)) sessionCount++;
     const nonce = randomBytes(16).toString('base64');
-    const html = renderPage(createElement(PageRoot, { data: pageData }), {
-      lang: pageData.locale,
-      title: 'Collection',
-      faviconHref: '/static/favicon.ico',
-      stylesheets: [],
-      htmlClass: `theme-${pageData.theme}`,
-      hydration: { nonce, dataJson: pageDataJson, script: '/assets/app.js', preload: [] },
-    });
+    const html = renderPage(
+      createElement(PageRoot, {
+        data: { ...pageData, props: { ...pageData.props, sessionCount } },
+      }),
+      {
+        lang: pageData.locale,
+        title: 'Collection',
+        faviconHref: '/static/favicon.ico',
+        stylesheets: [],
+        htmlClass: `theme-${pageData.theme}`,
+        hydration: { nonce, dataJson: pageDataJson, script: '/assets/app.js', preload: [] },
+      },
+    );
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Content-Security-Policy', pageCsp(nonce, { https: false }));
     res.type('html').send(html);
@@ -143,9 +252,8 @@ class RateLimit {
   canActivate(context) {
     const req = context.switchToHttp().getRequest();
     if (req.path !== '/signin') return true;
-    const until = Date.now() + 60_000;
-    count.get(`ratelimit:signin:${req.ip}`, until);
-    count.get(`ratelimit:signin-session:${cookies(req.headers.cookie).sessionId}`, until);
+    countUp(`ratelimit:signin:${req.ip}`);
+    countUp(`ratelimit:signin-session:${cookies(req.headers.cookie).sessionId}`);
     return true;
   }
 }
@@ -161,7 +269,7 @@ const router = t.router({
   account: t.router({
     status: t.procedure.query(({ ctx }) => {
       const s = ctx.session();
-      const claims = s ? decodeJwt(s.idToken) : undefined;
+      const claims = s ? decodeJwt(s.tokens.idToken) : undefined;
       return {
         isSignedIn: Boolean(s),
         isMigrating: claims?.isMigrating === true,

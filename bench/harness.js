@@ -136,11 +136,11 @@ async function coldStart(dataDir) {
 
 /**
  * The platform floor (floor-server.js) for a signed-in session of the product: its cookie header and
- * the /collection page data the product rendered for it.
+ * tokens (signedIn below), and the /collection page data the product rendered for it.
  */
-async function startFloor(cookieHeader, pageData) {
+async function startFloor({ cookie, accessToken, refreshToken }, pageData) {
   const jar = Object.fromEntries(
-    cookieHeader
+    cookie
       .split('; ')
       .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
   );
@@ -155,8 +155,11 @@ async function startFloor(cookieHeader, pageData) {
       PORT: String(port),
       FLOOR_DB: path.join(dir, 'floor.sqlite'),
       FLOOR_SESSION_ID: jar.sessionId,
-      FLOOR_ACCESS_TOKEN: jar.accessToken,
-      FLOOR_REFRESH_TOKEN: jar.refreshToken,
+      FLOOR_BINDING: jar.sessionBinding,
+      FLOOR_ACCESS_TOKEN: accessToken,
+      FLOOR_REFRESH_TOKEN: refreshToken,
+      // The brand received no ID token; the access token carries the claims the floor reads (sub).
+      FLOOR_ID_TOKEN: accessToken,
       FLOOR_PAGE_DATA: path.join(dir, 'page-data.json'),
     },
     stdio: 'ignore',
@@ -175,6 +178,27 @@ async function startFloor(cookieHeader, pageData) {
   };
 }
 
+/**
+ * The bench's collector signs in through PCGS's link, so that the hops to PSA measured below never
+ * supersede the session its cookie names (a sign-in keeps one `si` per brand: Sessions.supersede).
+ * Returns the cookie header of the session and the tokens PCGS received with it (§4 step 6).
+ */
+async function signedIn(base) {
+  const { passwordSignIn } = require('./signin');
+  const { jar, brandUrl } = await passwordSignIn(
+    base,
+    'collector@example.com',
+    DEMO_PASSWORD,
+    '/signin?b=pcgs',
+  );
+  const cookie = await jar.getCookieString(`${base}/signin`);
+  if (!/sessionId=/.test(cookie)) throw new Error('bench sign-in did not produce a session');
+  return {
+    cookie,
+    accessToken: brandUrl.searchParams.get('t'),
+    refreshToken: brandUrl.searchParams.get('rt'),
+  };
+}
 /**
  * Issue 17: an OTLP/HTTP endpoint for the tracing-on scenario (otlp-sink.js), in its own process.
  * `received()` asks it how many exports (and bytes) arrived.
@@ -242,6 +266,7 @@ module.exports = {
   freePort,
   pageDataOf,
   run,
+  signedIn,
   startApp,
   startFloor,
   startHello,

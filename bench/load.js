@@ -6,8 +6,7 @@
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
-const { CONNECTIONS, DEMO_PASSWORD, run, startApp, startHello } = require('./harness');
-const { signIn } = require('./signin');
+const { CONNECTIONS, run, signedIn, startApp, startHello } = require('./harness');
 
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 60);
 const COLLECTORS = 10;
@@ -64,7 +63,7 @@ async function main() {
   try {
     const cookies = [];
     for (let i = 0; i < COLLECTORS; i++) {
-      cookies.push(await signIn(app.url, 'collector@example.com', DEMO_PASSWORD));
+      cookies.push((await signedIn(app.url)).cookie);
     }
     const page = await (
       await fetch(`${app.url}/collection`, { headers: { cookie: cookies[0] } })

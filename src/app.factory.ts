@@ -12,13 +12,15 @@ import {
   LOCALES_BUILD_DIR,
 } from './config/project-paths';
 import { dynamicCompression, staticFiles } from './http/compression';
-import { inOnePass } from './http/one-pass';
+import { inOnePass, stepOf } from './http/one-pass';
 import { securityHeaders } from './http/security-headers';
 import { EmbeddedIdp } from './idp/provider/embedded-idp';
 import { NestLogger, ROOT_LOGGER } from './logging/app-logger';
 import { requestLogging } from './logging/request-logging';
 import { AppMetrics, httpMetricsMiddleware } from './metrics';
 import { ROUTES } from './shared/routes';
+import { LegacyCookieMiddleware } from './token/legacy-cookie.middleware';
+import { TokenParamMiddleware } from './token/token-param.middleware';
 
 /**
  * Brand logos and favicons (§2, §9), as the build copied them beside their compressed copies. Not
@@ -101,4 +103,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
   app.use(STATIC_ASSETS.prefix, staticFiles(STATIC_ASSETS.dir, { maxAge: STATIC_ASSETS.maxAge }));
   // Pages and API answers: compressed per response unless a proxy in front does it (COMPRESSION=off).
   if (config.http.compression) app.use(dynamicCompression());
+  // §4 token rules before any controller: old token cookies cleared, a page URL's `t` taken as a
+  // sign-in (src/token/token.module.ts).
+  const legacyCookies = app.get(LegacyCookieMiddleware);
+  const tokenParam = app.get(TokenParamMiddleware);
+  app.use(inOnePass(stepOf(legacyCookies), stepOf(tokenParam)));
 }

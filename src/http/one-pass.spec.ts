@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Middleware, inOnePass } from './one-pass';
+import { Step, inOnePass } from './one-pass';
 
 const req = {} as IncomingMessage;
 const res = {} as ServerResponse;
@@ -7,7 +7,7 @@ const res = {} as ServerResponse;
 /** inOnePass behaves as the same middlewares would as separate Express layers. */
 describe(inOnePass.name, () => {
   const recording =
-    (log: string[], name: string): Middleware =>
+    (log: string[], name: string): Step =>
     (_q, _s, next) => {
       log.push(name);
       next();
@@ -47,6 +47,14 @@ describe(inOnePass.name, () => {
     )(req, res, next);
     expect(log).toEqual([]);
     expect(next).toHaveBeenCalledWith(failure);
+  });
+
+  it('a step whose promise rejects hands the error on', async () => {
+    const failure = new Error('async failure');
+    const handed = await new Promise((resolve) =>
+      inOnePass(() => Promise.reject(failure))(req, res, resolve),
+    );
+    expect(handed).toBe(failure);
   });
 
   it('a step that answers and does not call next ends the pass there', () => {

@@ -140,6 +140,14 @@ export function describeSessionStoreContract(
       expect(await store.members(k)).toEqual([]);
     });
 
+    it('a set that lapsed starts empty when added to again', async () => {
+      const k = key('set-lapsed');
+      await store.addMember(k, 'old', 1);
+      await advance(1.2);
+      await store.addMember(k, 'new', 60);
+      expect(await store.members(k)).toEqual(['new']);
+    });
+
     it('adds concurrently without losing a member', async () => {
       const k = key('set-race');
       await Promise.all(Array.from({ length: 20 }, (_, i) => store.addMember(k, `m${i}`, 60)));

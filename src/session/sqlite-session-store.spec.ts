@@ -29,6 +29,23 @@ describe(SqliteSessionStore.name, () => {
     await second.close();
   });
 
+  it('keeps the sets of a file written before sets had a lifetime row (kv_sets)', async () => {
+    const file = path.join(tempDataDir(), 'sessions.sqlite');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const old = new Database(file);
+    old.exec(`CREATE TABLE kv_members (key TEXT NOT NULL, member TEXT NOT NULL,
+      expires_at INTEGER NOT NULL, PRIMARY KEY (key, member)) WITHOUT ROWID`);
+    const insert = old.prepare('INSERT INTO kv_members VALUES (?, ?, ?)');
+    insert.run('sessions-of:x', 'a', Date.now() + 3_600_000);
+    insert.run('sessions-of:x', 'b', Date.now() + 3_600_000);
+    insert.run('sessions-of:gone', 'c', Date.now() - 1000);
+    old.close();
+    const store = new SqliteSessionStore(file);
+    expect((await store.members('sessions-of:x')).sort()).toEqual(['a', 'b']);
+    expect(await store.members('sessions-of:gone')).toEqual([]);
+    await store.close();
+  });
+
   it('keeps rate-limit counts across a restart, within their window', async () => {
     const file = path.join(tempDataDir(), 'sessions.sqlite');
     let now = Date.now();

@@ -68,6 +68,10 @@ export class SqliteSessionStore implements SessionStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    const hadSets =
+      this.db
+        .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'kv_sets'")
+        .get() !== undefined;
     this.db.exec(
       `CREATE TABLE IF NOT EXISTS kv (
          key TEXT PRIMARY KEY,
@@ -81,8 +85,20 @@ export class SqliteSessionStore implements SessionStore {
          expires_at INTEGER NOT NULL,
          PRIMARY KEY (key, member)
        ) WITHOUT ROWID;
-       CREATE INDEX IF NOT EXISTS kv_members_expires_at ON kv_members (expires_at);`,
+       CREATE INDEX IF NOT EXISTS kv_members_expires_at ON kv_members (expires_at);
+       CREATE TABLE IF NOT EXISTS kv_sets (
+         key TEXT PRIMARY KEY,
+         expires_at INTEGER NOT NULL
+       ) WITHOUT ROWID;
+       CREATE INDEX IF NOT EXISTS kv_sets_expires_at ON kv_sets (expires_at);`,
     );
+    // Files written before sets had a lifetime of their own: each set lives as its latest member did.
+    if (!hadSets) {
+      this.db.exec(
+        `INSERT OR IGNORE INTO kv_sets (key, expires_at)
+         SELECT key, MAX(expires_at) FROM kv_members GROUP BY key`,
+      );
+    }
     const s = {
       get: this.db.prepare<[string, number], { value: string }>(
         'SELECT value FROM kv WHERE key = ? AND expires_at > ?',
@@ -105,22 +121,35 @@ export class SqliteSessionStore implements SessionStore {
         'UPDATE kv SET value = ?, expires_at = ? WHERE key = ? AND expires_at > ?',
       ),
       purge: this.db.prepare<[number]>('DELETE FROM kv WHERE expires_at <= ?'),
-      purgeMembers: this.db.prepare<[number]>('DELETE FROM kv_members WHERE expires_at <= ?'),
-      // A set lives as long as its longest-lived member: adding extends every member of the set.
-      addMember: this.db.prepare<[string, string, number]>(
-        `INSERT INTO kv_members (key, member, expires_at) VALUES (?, ?, ?)
-         ON CONFLICT(key, member) DO UPDATE SET expires_at = MAX(kv_members.expires_at, excluded.expires_at)`,
+      // A set's lifetime is one row (kv_sets), so an addition costs the same however large the set:
+      // extending every member's own row made each addition slower as the set grew (issue 18).
+      purgeMembers: this.db.prepare<[number]>(
+        'DELETE FROM kv_members WHERE key IN (SELECT key FROM kv_sets WHERE expires_at <= ?)',
       ),
-      extendMembers: this.db.prepare<[number, string, number]>(
-        'UPDATE kv_members SET expires_at = ? WHERE key = ? AND expires_at < ?',
+      purgeSets: this.db.prepare<[number]>('DELETE FROM kv_sets WHERE expires_at <= ?'),
+      // A set that lapsed but was not swept yet starts empty again: its old members stay gone.
+      dropLapsedMembers: this.db.prepare<[string, string, number]>(
+        `DELETE FROM kv_members WHERE key = ?
+         AND EXISTS (SELECT 1 FROM kv_sets WHERE key = ? AND expires_at <= ?)`,
+      ),
+      addMember: this.db.prepare<[string, string, number]>(
+        'INSERT INTO kv_members (key, member, expires_at) VALUES (?, ?, ?) ON CONFLICT(key, member) DO NOTHING',
+      ),
+      extendSet: this.db.prepare<[string, number, number]>(
+        `INSERT INTO kv_sets (key, expires_at) VALUES (?, ?)
+         ON CONFLICT(key) DO UPDATE SET expires_at =
+           CASE WHEN kv_sets.expires_at <= ? THEN excluded.expires_at
+                ELSE MAX(kv_sets.expires_at, excluded.expires_at) END`,
       ),
       removeMember: this.db.prepare<[string, string]>(
         'DELETE FROM kv_members WHERE key = ? AND member = ?',
       ),
       members: this.db.prepare<[string, number], { member: string }>(
-        'SELECT member FROM kv_members WHERE key = ? AND expires_at > ?',
+        `SELECT m.member FROM kv_members m JOIN kv_sets s ON s.key = m.key
+         WHERE m.key = ? AND s.expires_at > ?`,
       ),
       deleteMembers: this.db.prepare<[string]>('DELETE FROM kv_members WHERE key = ?'),
+      deleteSet: this.db.prepare<[string]>('DELETE FROM kv_sets WHERE key = ?'),
       ping: this.db.prepare('SELECT 1'),
     };
     this.statements = s;
@@ -212,6 +241,7 @@ export class SqliteSessionStore implements SessionStore {
       assertValidKey(key);
       this.statements.delete.run(key);
       this.statements.deleteMembers.run(key);
+      this.statements.deleteSet.run(key);
       this.cache.delete(key);
       this.counters.delete(key);
     });
@@ -242,8 +272,10 @@ export class SqliteSessionStore implements SessionStore {
         assertValidKey(key);
         assertValidMember(member);
         const expiresAt = this.expiry(ttlSeconds);
+        const now = this.now();
+        this.statements.dropLapsedMembers.run(key, key, now);
         this.statements.addMember.run(key, member, expiresAt);
-        this.statements.extendMembers.run(expiresAt, key, expiresAt);
+        this.statements.extendSet.run(key, expiresAt, now);
       }),
     );
   }
@@ -329,6 +361,7 @@ export class SqliteSessionStore implements SessionStore {
       this.withoutWaiting(() => {
         this.statements.purge.run(now);
         this.statements.purgeMembers.run(now);
+        this.statements.purgeSets.run(now);
       });
     } catch {
       // Expired rows are invisible to reads anyway; the next sweep tries again.

@@ -1,4 +1,4 @@
-import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { LegacyCookieMiddleware } from './legacy-cookie.middleware';
 import { TokenParamMiddleware } from './token-param.middleware';
 import { TokenParamSignin } from './token-param-signin';
@@ -7,13 +7,13 @@ import { TokenVerifier } from './token-verifier';
 /**
  * Access tokens at the edge (§4 Token handling, §4 App start step 3): the verifier (JWKS, RS256,
  * claims), a page URL's `t` taken as a sign-in once verified (issue 14 item 7), and the token cookies
- * earlier versions left in browsers cleared. The two middleware run on every route, before any
- * controller.
+ * earlier versions left in browsers cleared. The two middleware run on every request that no static
+ * file answered, before any controller: the composition root (src/app.factory.ts) mounts them in one
+ * Express layer (issue 18 item 2), not as two Nest middleware layers matched per route.
  */
 @Global()
-@Module({ providers: [TokenVerifier, TokenParamSignin], exports: [TokenVerifier] })
-export class TokenModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(LegacyCookieMiddleware, TokenParamMiddleware).forRoutes('*path');
-  }
-}
+@Module({
+  providers: [TokenVerifier, TokenParamSignin, LegacyCookieMiddleware, TokenParamMiddleware],
+  exports: [TokenVerifier, LegacyCookieMiddleware, TokenParamMiddleware],
+})
+export class TokenModule {}

@@ -685,7 +685,9 @@ describe('sign-in journey over HTTP (issue 4)', () => {
     it(
       'single flight: ten parallel requests with an expired access token refresh once',
       async () => {
-        const { browser, target } = await signedIn('b=psa');
+        // Signed in through PCGS's link: the hops to PSA below then leave the browser's session in
+        // place (a sign-in keeps one si per brand; hops to its own brand would supersede it).
+        const { browser, target } = await signedIn('b=pcgs');
         const si = target.searchParams.get('si') ?? '';
         const oldToken = target.searchParams.get('t') ?? '';
         // The browser's own cookies: an si alone signs nobody in (issue 14 item 4).

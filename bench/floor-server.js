@@ -54,6 +54,7 @@ const { createElement } = require('react');
 const DIST = path.resolve(__dirname, '../dist');
 const { renderPage } = require(path.join(DIST, 'src/render/render-page'));
 const { pageCsp } = require(path.join(DIST, 'src/render/csp'));
+const { loadClientAssets } = require(path.join(DIST, 'src/render/client-assets'));
 const { PageRoot } = require(path.join(DIST, 'views/pages/PageRoot'));
 const { scriptSafeJson } = require(path.join(DIST, 'views/Document'));
 
@@ -164,6 +165,7 @@ writeSession(env.FLOOR_SESSION_ID, {
 });
 sql.add.run(subjectKey(claimsOf.sub), hmac(env.FLOOR_SESSION_ID), Date.now() + YEAR_MS);
 const pageData = JSON.parse(fs.readFileSync(env.FLOOR_PAGE_DATA, 'utf8'));
+const assets = loadClientAssets();
 // Serialised once: the product, too, keeps each locale's (large) messages JSON ready-made.
 const pageDataJson = scriptSafeJson(pageData);
 
@@ -219,13 +221,17 @@ class FloorController {
       createElement(PageRoot, {
         data: { ...pageData, props: { ...pageData.props, sessionCount } },
       }),
+      // The same document as the product's (its critical CSS inline, the script and preloads after
+      // the content), from the same build.
       {
         lang: pageData.locale,
         title: 'Collection',
         faviconHref: '/static/favicon.ico',
-        stylesheets: [],
+        criticalCss: { css: assets.criticalCss, nonce },
         htmlClass: `theme-${pageData.theme}`,
-        hydration: { nonce, dataJson: pageDataJson, script: '/assets/app.js', preload: [] },
+        hydration: { nonce, dataJson: pageDataJson, script: assets.script },
+        preload: assets.preload,
+        deferredStyles: assets.deferredStyles,
       },
     );
     res.setHeader('Cache-Control', 'no-store');

@@ -108,27 +108,41 @@ async function startApp(extraEnv = {}, root = ROOT, dataDir = undefined) {
  * work (so the next start finds complete data) and stopped.
  */
 async function coldStart(dataDir) {
+  return timeToFirst200(
+    path.join(ROOT, 'dist/src/main.js'),
+    '/healthz',
+    { DATA_DIR: dataDir },
+    '/readyz',
+  );
+}
+
+/** The same for the NestJS hello reference (bench/hello-server.js): the platform's own start. */
+function helloColdStart() {
+  return timeToFirst200(path.join(__dirname, 'hello-server.js'), '/', {});
+}
+
+/**
+ * Milliseconds from spawning `script` (with production's flags) to its first 200 on `probe`; then,
+ * when `settled` is given, waits for that to answer 200 too before stopping the process.
+ */
+async function timeToFirst200(script, probe, env, settled) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [...RUNTIME.nodeFlags, path.join(ROOT, 'dist/src/main.js')],
-    {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, ...RUNTIME.env, PORT: String(port), DATA_DIR: dataDir },
-      stdio: 'ignore',
-    },
-  );
+  const child = spawn(process.execPath, [...RUNTIME.nodeFlags, script], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...RUNTIME.env, PORT: String(port), ...env },
+    stdio: 'ignore',
+  });
   const exit = new Promise((resolve) => child.once('exit', resolve));
   let ms;
   while (ms === undefined) {
     try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) ms = performance.now() - started;
+      if ((await fetch(`http://127.0.0.1:${port}${probe}`)).ok) ms = performance.now() - started;
     } catch {
       await new Promise((r) => setTimeout(r, 5));
     }
   }
-  await waitFor(`http://127.0.0.1:${port}/readyz`);
+  if (settled) await waitFor(`http://127.0.0.1:${port}${settled}`);
   child.kill('SIGTERM');
   await exit;
   return ms;
@@ -263,6 +277,7 @@ module.exports = {
   DEMO_PASSWORD,
   ROOT,
   coldStart,
+  helloColdStart,
   freePort,
   pageDataOf,
   run,

@@ -8,6 +8,7 @@ const path = require('node:path');
 const {
   CONNECTIONS,
   coldStart,
+  helloColdStart,
   pageDataOf,
   run,
   signedIn,
@@ -104,11 +105,20 @@ async function compareWithBaseline(signinPath, batchPath) {
  * Targets: 2.0 s and 1.0 s.
  */
 async function coldStarts() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cold-'));
-  const empty = await coldStart(dataDir);
-  const existing = await coldStart(dataDir);
+  const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  const empty = [];
+  const existing = [];
+  const hello = [];
+  for (let i = 0; i < 3; i++) {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-cold-'));
+    empty.push(await coldStart(dataDir));
+    existing.push(await coldStart(dataDir));
+    hello.push(await helloColdStart());
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
   console.log(
-    `Cold start to the first /healthz 200: ${(empty / 1000).toFixed(2)} s from an empty data folder (target 2.0 s), ${(existing / 1000).toFixed(2)} s with existing data (target 1.0 s).`,
+    `Cold start to the first /healthz 200 (median of 3): ${s(median(empty))} from an empty data folder (target 2.0 s: ${median(empty) <= 2000 ? 'MET' : 'NOT MET'}), ${s(median(existing))} with existing data (target 1.0 s: ${median(existing) <= 1000 ? 'MET' : 'NOT MET'}); the NestJS hello server starts in ${s(median(hello))} on this machine now.`,
   );
 }
 
@@ -261,6 +271,8 @@ async function phoneBytes(base, cookie) {
 
 async function main() {
   await coldStarts();
+  // BENCH_ONLY=cold-start: the start-up times alone.
+  if (process.env.BENCH_ONLY === 'cold-start') return;
   const results = [];
   const hello = await startHello();
   try {

@@ -39,6 +39,16 @@ async function asStranger(path: string, cookie: string) {
   };
 }
 
+/** The sessions page's rows (account.sessions) as this browser sees them. */
+async function sessionsOf(browser: Browser) {
+  const res = await browser.get(`${t.url}/api/collectors-web/trpc/account.sessions`);
+  return (
+    JSON.parse(res.body) as {
+      result: { data: { handle: string; brand: string; current: boolean }[] };
+    }
+  ).result.data;
+}
+
 /** A collector who signed in through the brand's link; the brand redirect they ended on. */
 async function signedIn(query: string): Promise<{ browser: Browser; target: URL }> {
   const browser = new Browser();
@@ -106,12 +116,7 @@ describe('a fresh session id for every after-login (§4 step 5), one family', ()
     const { browser, target: psa } = await signedIn('b=psa');
     const first = await jarCookie(browser, t.url, 'sessionId');
     // The demo collector has sessions from the other tests too: compare before and after.
-    const listed = async () =>
-      (
-        JSON.parse(
-          (await browser.get(`${t.url}/api/collectors-web/trpc/account.sessions`)).body,
-        ) as { result: { data: { handle: string; brand: string; current: boolean }[] } }
-      ).result.data;
+    const listed = () => sessionsOf(browser);
     const before = new Set((await listed()).map((r) => r.handle));
     expect(psa.searchParams.get('si')).toBe(first);
 
@@ -132,12 +137,7 @@ describe('a fresh session id for every after-login (§4 step 5), one family', ()
 
   it('a brand keeps only the newest si of a sign-in: repeat hops supersede its earlier sessions, the others stay', async () => {
     const { browser, target: psa } = await signedIn('b=psa');
-    const listed = async () =>
-      (
-        JSON.parse(
-          (await browser.get(`${t.url}/api/collectors-web/trpc/account.sessions`)).body,
-        ) as { result: { data: { handle: string; brand: string; current: boolean }[] } }
-      ).result.data;
+    const listed = () => sessionsOf(browser);
     const before = new Set((await listed()).map((r) => r.handle));
     const firstPsa = psa.searchParams.get('si') ?? '';
     const pcgs = locationOf(await browser.get(`${t.url}/signin?b=pcgs`)).searchParams.get('si');

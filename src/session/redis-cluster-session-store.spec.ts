@@ -18,12 +18,10 @@ afterAll(async () => {
 });
 
 // The configuration as the service parses it, so the contract also covers REDIS_CLUSTER_NODES.
-describeSessionStoreContract('redis cluster', () =>
-  Promise.resolve({
-    store: createSessionStore(testConfig(cluster.env)),
-    advance: (seconds: number) => new Promise<void>((r) => setTimeout(r, seconds * 1000)),
-  }),
-);
+describeSessionStoreContract('redis cluster', async () => ({
+  store: await createSessionStore(testConfig(cluster.env)),
+  advance: (seconds: number) => new Promise<void>((r) => setTimeout(r, seconds * 1000)),
+}));
 
 /** How many keys each master holds. */
 async function keysPerNode(): Promise<number[]> {

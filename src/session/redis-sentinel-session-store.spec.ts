@@ -22,12 +22,10 @@ afterAll(async () => {
 });
 
 // The configuration as the service parses it: REDIS_SENTINELS, REDIS_SENTINEL_NAME and both passwords.
-describeSessionStoreContract('redis sentinel', () =>
-  Promise.resolve({
-    store: createSessionStore(testConfig(redis.env)),
-    advance: (seconds: number) => new Promise<void>((r) => setTimeout(r, seconds * 1000)),
-  }),
-);
+describeSessionStoreContract('redis sentinel', async () => ({
+  store: await createSessionStore(testConfig(redis.env)),
+  advance: (seconds: number) => new Promise<void>((r) => setTimeout(r, seconds * 1000)),
+}));
 
 describe('RedisSessionStore through Sentinel', () => {
   it('talks to the master, never the replica, and needs the right password', async () => {

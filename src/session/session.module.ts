@@ -9,11 +9,11 @@ import { Sessions } from './sessions';
 import { TokenRefresher } from './token-refresh';
 import { TokenVault } from './token-vault';
 import { AccountSummaries } from './account-summary';
-import { RedisSessionStore } from './redis-session-store';
+import { loadRedisSessionStore } from './redis-session-store.loader';
 import { SESSION_STORE, SessionStore } from './session-store';
 import { SqliteSessionStore } from './sqlite-session-store';
 
-export function createSessionStore(config: AppConfig): SessionStore {
+export async function createSessionStore(config: AppConfig): Promise<SessionStore> {
   const store = config.sessionStore;
   switch (store.kind) {
     case 'sqlite':
@@ -21,7 +21,7 @@ export function createSessionStore(config: AppConfig): SessionStore {
     case 'redis':
     case 'redis-sentinel':
     case 'redis-cluster':
-      return new RedisSessionStore(store);
+      return new (await loadRedisSessionStore())(store);
   }
 }
 
@@ -53,8 +53,8 @@ const SESSION_PROVIDERS = [
       provide: SESSION_STORE,
       inject: [APP_CONFIG, AppMetrics],
       // Issue 7: whichever adapter is configured, every call is timed and every failure counted.
-      useFactory: (config: AppConfig, metrics: AppMetrics): SessionStore =>
-        new InstrumentedSessionStore(createSessionStore(config), metrics),
+      useFactory: async (config: AppConfig, metrics: AppMetrics): Promise<SessionStore> =>
+        new InstrumentedSessionStore(await createSessionStore(config), metrics),
     },
   ],
   exports: [SESSION_STORE, TokenVault, ...SESSION_PROVIDERS],

@@ -259,7 +259,7 @@ describe('embedded IdP: the OpenID Connect cycle with openid-client', () => {
     const dataDir = t.config.dataDir;
     await t.close();
     // What `npm run idp:rotate-keys` does, on the stopped service's IdP state store.
-    const store = createIdpStateStore(t.config);
+    const store = await createIdpStateStore(t.config);
     await new SigningKeys(store).rotate();
     await store.close();
     t = await startTestApp({ PORT: port, DATA_DIR: dataDir });

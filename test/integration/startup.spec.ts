@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { freePort } from '../support/free-port';
 import { productionEnv, tempDataDir } from '../support/test-config';
@@ -65,6 +65,23 @@ describe('start-up (npm start)', () => {
     const lines = svc.stdout().trim().split('\n');
     for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
     expect(svc.output()).toContain(`listening on http://localhost:${port} (local, IdP embedded)`);
+  }, 30_000);
+
+  it('with the SQLite store, loads no Redis client at all (issue 18 item 4: a shorter start)', async () => {
+    const port = await freePort();
+    const dir = tempDataDir();
+    mkdirSync(dir, { recursive: true });
+    const out = path.join(dir, 'loaded-modules.txt');
+    const svc = startService({
+      PORT: String(port),
+      NODE_OPTIONS: `--require ${path.join(ROOT, 'test/support/loaded-modules-probe.js')}`,
+      LOADED_MODULES_PROBE_OUT: out,
+      LOADED_MODULES_PROBE_PACKAGE: 'ioredis',
+    });
+    expect((await waitForHealth(`http://127.0.0.1:${port}`, svc.exit)).status).toBe(200);
+    svc.child.kill('SIGTERM');
+    expect(await svc.exit).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe('');
   }, 30_000);
 
   it('stops on an invalid APP_ENV, naming it', async () => {

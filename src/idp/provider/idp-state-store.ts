@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { AppConfig } from '../../config/app-config';
-import { RedisSessionStore } from '../../session/redis-session-store';
+import { loadRedisSessionStore } from '../../session/redis-session-store.loader';
 import type { SessionStore } from '../../session/session-store';
 import { SqliteSessionStore } from '../../session/sqlite-session-store';
 
@@ -13,7 +13,7 @@ export const IDP_STATE_STORE = Symbol('IDP_STATE_STORE');
  * contract, but its own file or key space. The IdP stands in for an outside issuer, so it fails on its
  * own: the service's session file filling up must look like a session-store fault, not like an IdP one.
  */
-export function createIdpStateStore(config: AppConfig): SessionStore {
+export async function createIdpStateStore(config: AppConfig): Promise<SessionStore> {
   const store = config.sessionStore;
   switch (store.kind) {
     case 'sqlite':
@@ -25,6 +25,6 @@ export function createIdpStateStore(config: AppConfig): SessionStore {
     case 'redis':
     case 'redis-sentinel':
     case 'redis-cluster':
-      return new RedisSessionStore(store, 'cs:', 'embedded IdP state store');
+      return new (await loadRedisSessionStore())(store, 'cs:', 'embedded IdP state store');
   }
 }

@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   if (config.idp.mode !== 'embedded')
     throw new Error('IDP_MODE is external: keys are managed by that IdP');
-  const store = createIdpStateStore(config);
+  const store = await createIdpStateStore(config);
   try {
     const keys = new SigningKeys(store);
     await keys.load();

@@ -40,11 +40,13 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/real-app-timeout.ts'],
     },
     {
       ...common,
       displayName: 'browser',
       testMatch: ['<rootDir>/test/browser/**/*.spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/real-app-timeout.ts'],
     },
   ],
 };

@@ -71,7 +71,7 @@ async function build() {
     define: {
       'process.env.NODE_ENV': '"production"',
       // client/consent/consent-styles.ts: the dialog's stylesheet, under the bundle's URL prefix.
-      'process.env.CONSENT_STYLESHEET': JSON.stringify(`${ASSETS_PREFIX}${styles.consent}`),
+      __CONSENT_STYLESHEET__: JSON.stringify(`${ASSETS_PREFIX}${styles.consent}`),
     },
   });
 

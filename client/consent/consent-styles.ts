@@ -3,8 +3,12 @@
 // be bundled beside the entry script and so block every page's first paint (issue 18 item 5); it is
 // its own file instead, whose hashed URL the build gives this module (scripts/build-client.js).
 
-/** The stylesheet's URL, set by the build; absent in unit tests, which never load this module. */
-const HREF = process.env.CONSENT_STYLESHEET;
+/**
+ * The stylesheet's URL: a constant the build writes into the bundle (esbuild `define`,
+ * scripts/build-client.js), not configuration read at run time. Absent outside the bundle.
+ */
+declare const __CONSENT_STYLESHEET__: string | undefined;
+const HREF = typeof __CONSENT_STYLESHEET__ === 'string' ? __CONSENT_STYLESHEET__ : undefined;
 
 let loaded: Promise<void> | undefined;
 

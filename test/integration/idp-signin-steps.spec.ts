@@ -357,7 +357,7 @@ describe('embedded IdP sign-in steps over HTTP', () => {
           });
           await refused(noCsrf.page, 403, error('csrf'));
           const wrongCsrf = await app.idp.post(browser, url, {
-            csrf: `${csrf.slice(0, -2)}xx`,
+            csrf: `${csrf.slice(0, -2)}${csrf.endsWith('xx') ? 'yy' : 'xx'}`,
             email: 'collector@example.com',
             action: 'submit',
           });

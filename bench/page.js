@@ -24,7 +24,9 @@ const { chromium } = require('playwright-core');
 const { DEMO_PASSWORD, startApp } = require('./harness');
 const { signIn } = require('./signin');
 
-const CHROMIUM = '/usr/bin/chromium';
+/** The browser tests' Chromium, launched as they launch it. */
+const LAUNCH = require('../scripts/chromium.json');
+const CHROMIUM = LAUNCH.executablePath;
 const LOADS = Number(process.env.BENCH_PAGE_LOADS ?? 5);
 const VERBOSE = process.env.BENCH_PAGE_VERBOSE === '1';
 const LCP_TARGET_MS = 500;
@@ -197,15 +199,7 @@ async function main() {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: LAUNCH.args,
   });
   try {
     /** The three pages of one running checkout. */

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import { Browser, chromium } from 'playwright-core';
+import LAUNCH from '../../scripts/chromium.json';
 
-export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const CHROMIUM_PATH = LAUNCH.executablePath;
 
 export const CHROMIUM_MISSING =
   'chromium is not installed: run `npm test` (it installs it) or `apt-get install -y chromium`';
@@ -19,7 +20,7 @@ function isExecutable(file: string): boolean {
  * Debian's Chromium driven by playwright-core (never a downloaded browser). `npm test` installs it
  * when missing (scripts/test-prerequisites.js); a missing binary fails loudly here, it is not skipped
  * (test/integration/test-prerequisites.spec.ts points `executablePath` at a path that does not exist).
- * The flags keep Chromium from reaching for the network this machine does not have.
+ * Its path and flags are scripts/chromium.json's, which bench/page.js launches with too.
  */
 export async function launchChromium(
   options: {
@@ -37,15 +38,7 @@ export async function launchChromium(
   }
   const browser = await chromium.launch({
     executablePath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: LAUNCH.args,
     ...(options.backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
   });
   return {

@@ -85,6 +85,7 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
     private readonly factors: FactorStore,
     private readonly logger: AppLogger,
     private readonly startup: StartupTasks,
+    private readonly idp: EmbeddedIdp,
   ) {
     this.logger.setContext(IdpModule.name);
   }
@@ -204,9 +205,15 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
   /**
    * The demo users are seeded after the listener is up (issue 18 item 4): hashing their passwords
    * (scrypt at the production parameters) is most of a first start, and /readyz says 503 until it is
-   * done (StartupTasks), so nothing signs in before they exist.
+   * done (StartupTasks), so nothing signs in before they exist. So is the provider itself, whose
+   * build (a failure included) readiness reports as `embeddedIdp`.
    */
   onModuleInit(): void {
+    // oidc-provider and its keys are built once the listener is up (EmbeddedIdp.provider).
+    this.startup.run(
+      'embeddedIdp',
+      this.idp.built.then(() => this.idp.provider()),
+    );
     this.startup.run(
       'demoUsers',
       seedDemoUsers(this.accounts, this.factors).then((created) => {

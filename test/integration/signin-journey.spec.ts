@@ -697,7 +697,7 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         if (!record) throw new Error('no session');
         await sessions.updateTokens(si, { ...record.tokens, expiresAt: past() });
 
-        const provider = t.app.get(EmbeddedIdp).provider;
+        const provider = await t.app.get(EmbeddedIdp).provider();
         let refreshes = 0;
         const onGrant = (ctx: { oidc: { params?: Record<string, unknown> } }) => {
           if (ctx.oidc.params?.grant_type === 'refresh_token') refreshes++;

@@ -84,6 +84,53 @@ describe('start-up (npm start)', () => {
     expect(readFileSync(out, 'utf8')).toBe('');
   }, 30_000);
 
+  it('with an external issuer (qa, prod), loads no embedded IdP at all (issue 18 item 4)', async () => {
+    // oidc-provider is ESM, which require.cache does not list; koa is the CommonJS framework it
+    // alone brings (npm ls koa), so koa's files stand for it.
+    const port = await freePort();
+    const dir = tempDataDir();
+    mkdirSync(dir, { recursive: true });
+    const out = path.join(dir, 'loaded-modules.txt');
+    const svc = startService({
+      ...productionEnv(),
+      PORT: String(port),
+      SHUTDOWN_DRAIN_MS: '0',
+      NODE_OPTIONS: `--require ${path.join(ROOT, 'test/support/loaded-modules-probe.js')}`,
+      LOADED_MODULES_PROBE_OUT: out,
+      LOADED_MODULES_PROBE_PACKAGE: 'koa',
+    });
+    expect((await waitForHealth(`http://127.0.0.1:${port}`, svc.exit)).status).toBe(200);
+    svc.child.kill('SIGTERM');
+    expect(await svc.exit).toBe(0);
+    expect(svc.output()).toContain('(prod, IdP external)');
+    expect(readFileSync(out, 'utf8')).toBe('');
+  }, 30_000);
+
+  it('with the embedded IdP, builds it once listening: /readyz turns 200 and the IdP answers', async () => {
+    const port = await freePort();
+    const dir = tempDataDir();
+    mkdirSync(dir, { recursive: true });
+    const out = path.join(dir, 'loaded-modules.txt');
+    const svc = startService({
+      PORT: String(port),
+      NODE_OPTIONS: `--require ${path.join(ROOT, 'test/support/loaded-modules-probe.js')}`,
+      LOADED_MODULES_PROBE_OUT: out,
+      LOADED_MODULES_PROBE_PACKAGE: 'koa',
+    });
+    const url = `http://127.0.0.1:${port}`;
+    expect((await waitForHealth(url, svc.exit)).status).toBe(200);
+    // Readiness waits for the provider (built after the listener is up) and the demo users.
+    const deadline = Date.now() + 20_000;
+    while ((await fetch(`${url}/readyz`)).status !== 200 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    const discovery = await fetch(`${url}/oauth2/default/.well-known/openid-configuration`);
+    expect(discovery.status).toBe(200);
+    svc.child.kill('SIGTERM');
+    expect(await svc.exit).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain(`${path.sep}koa${path.sep}`);
+  }, 30_000);
+
   it('stops on an invalid APP_ENV, naming it', async () => {
     const svc = startService({ APP_ENV: 'staging' });
     expect(await svc.exit).toBe(1);

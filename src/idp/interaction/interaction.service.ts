@@ -304,7 +304,7 @@ export class InteractionService {
   private async grantConsent(details: Details, interaction: ProviderInteraction): Promise<boolean> {
     const accountId = details.session?.accountId;
     if (details.prompt.name !== 'consent' || !accountId) return false;
-    const { Grant } = this.idp.provider;
+    const { Grant } = await this.idp.provider();
     const clientId = String(details.params.client_id);
     const grant = details.grantId
       ? await Grant.find(details.grantId)

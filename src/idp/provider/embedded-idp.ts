@@ -1,10 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Provider, {
-  type Configuration,
-  type InteractionResults,
-  type KoaContextWithOIDC,
-} from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration, InteractionResults, KoaContextWithOIDC } from 'oidc-provider';
 import type { AppConfig } from '../../config/app-config';
 import {
   AccountLookup,
@@ -111,12 +108,36 @@ export interface ProviderInteraction {
  * SQLite file (DESIGN.md). The rest of the service reaches it only over HTTP, like any other issuer.
  */
 export class EmbeddedIdp {
+  private building?: Promise<Provider>;
+  private settle!: () => void;
+  /**
+   * Settles once the provider is built, or its build failed (never rejects): what readiness waits for
+   * (StartupTasks, in IdpModule). Waiting on it does not start the build.
+   */
+  readonly built = new Promise<void>((resolve) => (this.settle = resolve));
+
   private constructor(
-    readonly provider: Provider,
+    private readonly build: () => Promise<Provider>,
     private readonly storage: StoreOidcStorage,
     /** The clients registered with a back-channel logout endpoint (this service's own). */
     private readonly backchannelClients: readonly string[],
   ) {}
+
+  /**
+   * oidc-provider, built once: on the first request that needs it, or as soon as the listener is up
+   * (`mount`), whichever comes first. Issue 18 item 4 (cold start): loading oidc-provider and koa
+   * costs about 180 ms of a 1.2 s start here, and an empty data folder also generates the signing
+   * keys; neither is needed to answer /healthz, and /readyz says 503 until this is done. A failed
+   * build (its state store down) is not retried: readiness says why, and the IdP's requests fail
+   * with the error page until the process restarts.
+   */
+  provider(): Promise<Provider> {
+    if (!this.building) {
+      this.building = this.build();
+      this.building.then(this.settle, this.settle);
+    }
+    return this.building;
+  }
 
   /**
    * Signs the account out everywhere, as an issuer does after a password reset (issue 15 item 2;
@@ -153,7 +174,7 @@ export class EmbeddedIdp {
     for (const clientId of this.backchannelClients) {
       // oidc-provider's Client has this method when the backchannelLogout feature is on; its types
       // do not declare it.
-      const client = (await this.provider.Client.find(clientId)) as
+      const client = (await (await this.provider()).Client.find(clientId)) as
         | {
             backchannelLogoutUri?: string;
             backchannelLogout(sub: string, sid?: string): Promise<void>;
@@ -174,9 +195,11 @@ export class EmbeddedIdp {
   /** The interaction a sign-in step request belongs to (the controller makes one per request). */
   interaction(req: IncomingMessage, res: ServerResponse): ProviderInteraction {
     return {
-      details: () => this.provider.interactionDetails(req, res),
-      finish: (result, merge = false) =>
-        this.provider.interactionFinished(req, res, result, { mergeWithLastSubmission: merge }),
+      details: async () => (await this.provider()).interactionDetails(req, res),
+      finish: async (result, merge = false) =>
+        (await this.provider()).interactionFinished(req, res, result, {
+          mergeWithLastSubmission: merge,
+        }),
     };
   }
 
@@ -184,55 +207,87 @@ export class EmbeddedIdp {
    * `onServerError` hears every error oidc-provider turns into a server_error page or answer (its
    * state store failing, a bug): the provider itself only emits them as events.
    */
-  static async create(
+  static create(
     config: AppConfig,
     store: SessionStore,
     accounts: AccountLookup,
     pages: EmbeddedIdpPages,
     onServerError: (ctx: KoaContextWithOIDC, error: Error) => void = () => undefined,
-  ): Promise<EmbeddedIdp> {
+  ): EmbeddedIdp {
     const storage = new StoreOidcStorage(store);
-    const keys = new SigningKeys(store);
-    const jwks = await keys.load();
     const clients = oidcClients(config);
-    const configuration = oidcConfiguration({
-      config,
-      accounts,
-      putOff: new PutOffSteps(store),
-      adapter: (name: string) => storage.adapterFor(name),
-      jwks,
-      cookieKeys: [await keys.secret('cookie-key-1')],
-      ...pages,
-    });
-    // oidc-provider keeps in the interaction's params only the parameters it knows, and these:
-    // the silent marker, the brand whose pages the steps show (journey-brand.ts) and the pending
-    // step this service asks a known collector to be shown (src/shared/pending-step.ts).
-    configuration.extraParams = [SILENT_PARAM, BRAND_PARAM, PENDING_STEP_PARAM];
-    const backchannelUris = clients.flatMap((client) =>
-      typeof client.backchannel_logout_uri === 'string'
-        ? [new URL(client.backchannel_logout_uri).href]
-        : [],
-    );
-    configuration.fetch = ownEndpointsFetch(new Set(backchannelUris));
-    const provider = new Provider(config.idp.issuer, configuration);
-    provider.proxy = config.http.trustProxy > 0;
-    const knownClients = new Set([
-      config.idp.clientId,
-      ...Object.values(config.brandClients).map((c) => c.clientId),
-    ]);
-    provider.use(async (ctx, next) => {
-      keepOfflineAccess(ctx as KoaContextWithOIDC, knownClients);
-      await next();
-    });
-    provider.on('server_error', onServerError);
     const backchannelClients = clients
       .filter((client) => typeof client.backchannel_logout_uri === 'string')
       .map((client) => client.client_id);
-    return new EmbeddedIdp(provider, storage, backchannelClients);
+    const build = () => buildProvider(config, store, storage, accounts, pages, onServerError);
+    return new EmbeddedIdp(build, storage, backchannelClients);
   }
 
-  /** Mounted before Nest's body parsers: the provider parses its own bodies. */
+  /**
+   * Mounted before Nest's body parsers: the provider parses its own bodies. Its build starts when the
+   * server listens; a request that comes first waits for it.
+   */
   mount(app: NestExpressApplication): void {
-    app.use(ROUTES.idp, this.provider.callback());
+    app.getHttpServer().once('listening', () => {
+      // A failed build is reported by readiness (`built`) and by the requests that need it.
+      this.provider().catch(() => undefined);
+    });
+    let handle: ReturnType<Provider['callback']> | undefined;
+    app.use(
+      ROUTES.idp,
+      (req: IncomingMessage, res: ServerResponse, next: (e?: unknown) => void) => {
+        if (handle) return void handle(req, res);
+        this.provider().then((provider) => {
+          handle ??= provider.callback();
+          void handle(req, res);
+        }, next);
+      },
+    );
   }
+}
+
+/** oidc-provider with Okta's paths and token shapes, on the service's state store and keys. */
+async function buildProvider(
+  config: AppConfig,
+  store: SessionStore,
+  storage: StoreOidcStorage,
+  accounts: AccountLookup,
+  pages: EmbeddedIdpPages,
+  onServerError: (ctx: KoaContextWithOIDC, error: Error) => void,
+): Promise<Provider> {
+  const { default: Provider } = await import('oidc-provider');
+  const keys = new SigningKeys(store);
+  const jwks = await keys.load();
+  const clients = oidcClients(config);
+  const configuration = oidcConfiguration({
+    config,
+    accounts,
+    putOff: new PutOffSteps(store),
+    adapter: (name: string) => storage.adapterFor(name),
+    jwks,
+    cookieKeys: [await keys.secret('cookie-key-1')],
+    ...pages,
+  });
+  // oidc-provider keeps in the interaction's params only the parameters it knows, and these:
+  // the silent marker, the brand whose pages the steps show (journey-brand.ts) and the pending
+  // step this service asks a known collector to be shown (src/shared/pending-step.ts).
+  configuration.extraParams = [SILENT_PARAM, BRAND_PARAM, PENDING_STEP_PARAM];
+  const backchannelUris = clients.flatMap((client) =>
+    typeof client.backchannel_logout_uri === 'string'
+      ? [new URL(client.backchannel_logout_uri).href]
+      : [],
+  );
+  configuration.fetch = ownEndpointsFetch(new Set(backchannelUris));
+  const provider = new Provider(config.idp.issuer, configuration);
+  provider.proxy = config.http.trustProxy > 0;
+  const knownClients = new Set([
+    config.idp.clientId,
+    ...Object.values(config.brandClients).map((c) => c.clientId),
+  ]);
+  provider.use(async (ctx, next) => {
+    keepOfflineAccess(ctx as KoaContextWithOIDC, knownClients);
+    await next();
+  });
+  provider.on('server_error', onServerError);
+  return provider;
 }

@@ -89,8 +89,22 @@ describe('compression on (the default)', () => {
     expect(br.headers['cache-control']).toBe('no-store');
     const plain = await get(t.url, '/collection', { cookie });
     expect(plain.headers['content-encoding']).toBeUndefined();
+    // A cache in front still learns that the answer depends on Accept-Encoding.
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(plain.headers['content-length']).toBe(String(plain.bytes.length));
     expect(decode(br).toString()).toContain('<html lang="en-US"');
     expect(br.bytes.length).toBeLessThan(plain.bytes.length / 2);
+  });
+
+  it('an answer to a request that accepts no coding goes plain, with Vary, the redirect too', async () => {
+    const redirect = await get(t.url, '/signin?b=psa', { cookie });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers['content-encoding']).toBeUndefined();
+    expect(redirect.headers.vary).toMatch(/Accept-Encoding/i);
+    const json = await get(t.url, '/healthz');
+    expect(json.headers['content-encoding']).toBeUndefined();
+    expect(json.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(JSON.parse(json.bytes.toString())).toMatchObject({ status: 'ok' });
   });
 
   it('a small answer (under 1 kB) is sent as it is', async () => {

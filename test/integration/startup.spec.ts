@@ -44,6 +44,33 @@ async function waitForHealth(url: string, exit: Promise<number | null>): Promise
   throw new Error('service did not answer /healthz');
 }
 
+/**
+ * The service started with test/support/loaded-modules-probe.js preloaded: `stop()` ends it (exit code
+ * 0 expected) and returns the files of `pkg` it had loaded, one a line.
+ */
+async function startProbed(pkg: string, env: Record<string, string> = {}) {
+  const port = await freePort();
+  const dir = tempDataDir();
+  mkdirSync(dir, { recursive: true });
+  const out = path.join(dir, 'loaded-modules.txt');
+  const svc = startService({
+    ...env,
+    PORT: String(port),
+    NODE_OPTIONS: `--require ${path.join(ROOT, 'test/support/loaded-modules-probe.js')}`,
+    LOADED_MODULES_PROBE_OUT: out,
+    LOADED_MODULES_PROBE_PACKAGE: pkg,
+  });
+  return {
+    svc,
+    url: `http://127.0.0.1:${port}`,
+    stop: async (): Promise<string> => {
+      svc.child.kill('SIGTERM');
+      expect(await svc.exit).toBe(0);
+      return readFileSync(out, 'utf8');
+    },
+  };
+}
+
 beforeAll(() => {
   // Build exactly as `npm start` does.
   execFileSync(
@@ -68,67 +95,31 @@ describe('start-up (npm start)', () => {
   }, 30_000);
 
   it('with the SQLite store, loads no Redis client at all (issue 18 item 4: a shorter start)', async () => {
-    const port = await freePort();
-    const dir = tempDataDir();
-    mkdirSync(dir, { recursive: true });
-    const out = path.join(dir, 'loaded-modules.txt');
-    const svc = startService({
-      PORT: String(port),
-      NODE_OPTIONS: `--require ${path.join(ROOT, 'test/support/loaded-modules-probe.js')}`,
-      LOADED_MODULES_PROBE_OUT: out,
-      LOADED_MODULES_PROBE_PACKAGE: 'ioredis',
-    });
-    expect((await waitForHealth(`http://127.0.0.1:${port}`, svc.exit)).status).toBe(200);
-    svc.child.kill('SIGTERM');
-    expect(await svc.exit).toBe(0);
-    expect(readFileSync(out, 'utf8')).toBe('');
+    const run = await startProbed('ioredis');
+    expect((await waitForHealth(run.url, run.svc.exit)).status).toBe(200);
+    expect(await run.stop()).toBe('');
   }, 30_000);
 
   it('with an external issuer (qa, prod), loads no embedded IdP at all (issue 18 item 4)', async () => {
     // oidc-provider is ESM, which require.cache does not list; koa is the CommonJS framework it
     // alone brings (npm ls koa), so koa's files stand for it.
-    const port = await freePort();
-    const dir = tempDataDir();
-    mkdirSync(dir, { recursive: true });
-    const out = path.join(dir, 'loaded-modules.txt');
-    const svc = startService({
-      ...productionEnv(),
-      PORT: String(port),
-      SHUTDOWN_DRAIN_MS: '0',
-      NODE_OPTIONS: `--require ${path.join(ROOT, 'test/support/loaded-modules-probe.js')}`,
-      LOADED_MODULES_PROBE_OUT: out,
-      LOADED_MODULES_PROBE_PACKAGE: 'koa',
-    });
-    expect((await waitForHealth(`http://127.0.0.1:${port}`, svc.exit)).status).toBe(200);
-    svc.child.kill('SIGTERM');
-    expect(await svc.exit).toBe(0);
-    expect(svc.output()).toContain('(prod, IdP external)');
-    expect(readFileSync(out, 'utf8')).toBe('');
+    const run = await startProbed('koa', { ...productionEnv(), SHUTDOWN_DRAIN_MS: '0' });
+    expect((await waitForHealth(run.url, run.svc.exit)).status).toBe(200);
+    expect(run.svc.output()).toContain('(prod, IdP external)');
+    expect(await run.stop()).toBe('');
   }, 30_000);
 
   it('with the embedded IdP, builds it once listening: /readyz turns 200 and the IdP answers', async () => {
-    const port = await freePort();
-    const dir = tempDataDir();
-    mkdirSync(dir, { recursive: true });
-    const out = path.join(dir, 'loaded-modules.txt');
-    const svc = startService({
-      PORT: String(port),
-      NODE_OPTIONS: `--require ${path.join(ROOT, 'test/support/loaded-modules-probe.js')}`,
-      LOADED_MODULES_PROBE_OUT: out,
-      LOADED_MODULES_PROBE_PACKAGE: 'koa',
-    });
-    const url = `http://127.0.0.1:${port}`;
-    expect((await waitForHealth(url, svc.exit)).status).toBe(200);
+    const run = await startProbed('koa');
+    expect((await waitForHealth(run.url, run.svc.exit)).status).toBe(200);
     // Readiness waits for the provider (built after the listener is up) and the demo users.
     const deadline = Date.now() + 20_000;
-    while ((await fetch(`${url}/readyz`)).status !== 200 && Date.now() < deadline)
+    while ((await fetch(`${run.url}/readyz`)).status !== 200 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 50));
-    expect((await fetch(`${url}/readyz`)).status).toBe(200);
-    const discovery = await fetch(`${url}/oauth2/default/.well-known/openid-configuration`);
+    expect((await fetch(`${run.url}/readyz`)).status).toBe(200);
+    const discovery = await fetch(`${run.url}/oauth2/default/.well-known/openid-configuration`);
     expect(discovery.status).toBe(200);
-    svc.child.kill('SIGTERM');
-    expect(await svc.exit).toBe(0);
-    expect(readFileSync(out, 'utf8')).toContain(`${path.sep}koa${path.sep}`);
+    expect(await run.stop()).toContain(`${path.sep}koa${path.sep}`);
   }, 30_000);
 
   it('stops on an invalid APP_ENV, naming it', async () => {

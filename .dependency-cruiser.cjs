@@ -154,7 +154,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Only the HTTP edge touches express: controllers, middleware, guards, the exception filter, ' +
-        'src/http/, the API context, the cookie reader/writer, the page renderer and the shell door. ' +
+        'src/http/, the API context, the cookie reader/writer, the page renderer and sender and the shell door. ' +
         'Everything else takes typed input.',
       from: {
         path: '^src/',
@@ -164,6 +164,7 @@ module.exports = {
           '^src/api/trpc\\.ts$',
           '^src/cookies/response-cookies\\.ts$',
           '^src/render/shell-renderer\\.ts$',
+          '^src/render/send-page\\.ts$',
           '^src/shell/shell-door\\.ts$',
         ],
       },

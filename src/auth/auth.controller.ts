@@ -23,7 +23,7 @@ import type { RedirectOutcome } from '../http/outcome';
 import { ROUTES } from '../shared/routes';
 import { ShellRenderer } from '../render/shell-renderer';
 import { PageRenderer } from '../render/page-renderer';
-import { NO_STORE_HEADERS } from '../render/render-page';
+import { sendPage } from '../render/send-page';
 import type { SignedOutProps } from '../../views/pages/SignedOutPage';
 import { BrandTokenService } from './brand-token.service';
 import { HandoffExchange } from './handoff-exchange';
@@ -146,14 +146,7 @@ export class AuthController {
       page.brand,
       pendingStepContent(page, this.pages.translator(page.locale)),
     );
-    res
-      .status(200)
-      .set({
-        ...NO_STORE_HEADERS,
-        'Content-Type': 'text/html; charset=utf-8',
-        'Content-Security-Policy': framed.csp,
-      })
-      .send(framed.html);
+    sendPage(res, 200, framed);
   }
 
   @Get(ROUTES.loginLanding)

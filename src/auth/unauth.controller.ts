@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import type { LocalizedRequest } from '../locale/locale-path.middleware';
 import { AppError } from '../errors/app-error';
 import { PageRenderer } from '../render/page-renderer';
+import { sendPage } from '../render/send-page';
 import { DEFAULT_LOCALE } from '../shared/locale';
 import { ROUTES, servicePath } from '../shared/routes';
 import { parseUnauthQuery } from './route-queries';
@@ -36,13 +37,6 @@ export class UnauthController {
     });
     // A page the collector lands on, not a challenge: 200 (issue 16 item 6). A 401 would need a
     // WWW-Authenticate challenge (RFC 9110 §15.5.2) that no browser could answer here.
-    res
-      .status(200)
-      .set({
-        'Cache-Control': 'no-store',
-        'Content-Type': 'text/html; charset=utf-8',
-        'Content-Security-Policy': page.csp,
-      })
-      .send(page.html);
+    sendPage(res, 200, page);
   }
 }

@@ -11,16 +11,7 @@ import type { Locale } from '../shared/locale';
 import { Translators } from '../locale/translators';
 import { CLIENT_ASSETS, type ClientAssets } from './client-assets';
 import { pageCsp } from './csp';
-import { renderPage } from './render-page';
-
-/**
- * A rendered plain page and the Content-Security-Policy it must be sent with: its first-paint styles
- * are inline under a nonce of this response (issue 18 item 5), which only this policy allows.
- */
-export interface FramedPage {
-  readonly html: string;
-  readonly csp: string;
-}
+import { type FramedPage, renderPage } from './render-page';
 
 /** What a message page says; the frame (logo, favicon, footer) comes from the brand. */
 export interface MessageContent {

@@ -32,8 +32,11 @@ export function renderPage(body: ReactElement, document: PageOptions): string {
   return `${html.slice(0, end)}${links}${html.slice(end)}`;
 }
 
-/** Personalised pages (sign-in steps, account pages) must never be cached (issue 3, DESIGN.md). */
-export const NO_STORE_HEADERS = {
-  'Cache-Control': 'no-store',
-  Pragma: 'no-cache',
-} as const;
+/**
+ * A rendered page and the Content-Security-Policy it must be sent with: its first-paint styles (and a
+ * shell page's script) carry a nonce of this response (issue 18 item 5), which only this policy allows.
+ */
+export interface FramedPage {
+  readonly html: string;
+  readonly csp: string;
+}

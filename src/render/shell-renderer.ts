@@ -18,7 +18,8 @@ import { sameOriginPath } from '../shared/routes';
 import type { AuthUserState } from '../shared/shell-guard';
 import { CLIENT_ASSETS, type ClientAssets } from './client-assets';
 import { pageCsp } from './csp';
-import { NO_STORE_HEADERS, renderPage } from './render-page';
+import { sendPage } from './send-page';
+import { renderPage } from './render-page';
 
 export interface ShellPageOptions {
   /** The page component's name in views/pages/registry.ts. */
@@ -134,14 +135,7 @@ export class ShellRenderer {
       html = this.html(errorData, 'errorPage.header', nonce);
       status = 500;
     }
-    res
-      .status(status)
-      .set({
-        ...NO_STORE_HEADERS,
-        'Content-Security-Policy': pageCsp(nonce, { https: this.https }),
-        'Content-Type': 'text/html; charset=utf-8',
-      })
-      .send(html);
+    sendPage(res, status, { html, csp: pageCsp(nonce, { https: this.https }) });
   }
 
   /** The page data as script-safe JSON, with the (large, per-locale) messages spliced in ready-made. */

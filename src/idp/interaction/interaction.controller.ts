@@ -14,7 +14,7 @@ import type { Request, Response } from 'express';
 import { Translators } from '../../locale/translators';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { Locale, legalAgreementUrl, normalizeLocale, resolveLocale } from '../../shared/locale';
-import { NO_STORE_HEADERS } from '../../render/render-page';
+import { sendPage } from '../../render/send-page';
 import type { Translate } from '../../shared/translate';
 import { EmbeddedIdp } from '../provider/embedded-idp';
 import { InteractionOutcome, InteractionService } from './interaction.service';
@@ -81,14 +81,7 @@ export class InteractionController {
   private apply(res: Response, outcome: InteractionOutcome): void {
     switch (outcome.kind) {
       case 'page':
-        res
-          .status(outcome.status)
-          .set({
-            ...NO_STORE_HEADERS,
-            'Content-Type': 'text/html; charset=utf-8',
-            'Content-Security-Policy': outcome.csp,
-          })
-          .send(outcome.html);
+        sendPage(res, outcome.status, outcome);
         return;
       case 'next-step':
         // Post/redirect/get to the same interaction's next step.

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { PageRenderer, type FramedPage } from '../../render/page-renderer';
+import { PageRenderer } from '../../render/page-renderer';
+import type { FramedPage } from '../../render/render-page';
 import { Brand, DEFAULT_BRAND } from '../../shared/brand';
 import { AccountStore } from '../accounts/account-store';
 import { FactorStore } from '../accounts/factor-store';

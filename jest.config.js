@@ -24,6 +24,9 @@ const common = {
   testEnvironment: 'node',
   setupFiles: ['<rootDir>/test/support/jest-setup.ts'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'json'],
+  // The product loads oidc-provider with a real import() (src/idp/provider/load-oidc-provider.ts),
+  // which Jest's vm context cannot run: specs get the same module through Jest's own loader.
+  moduleNameMapper: { '^\\./load-oidc-provider$': '<rootDir>/test/support/load-oidc-provider.ts' },
 };
 module.exports = {
   projects: [

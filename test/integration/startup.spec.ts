@@ -100,6 +100,19 @@ describe('start-up (npm start)', () => {
     expect(await run.stop()).toBe('');
   }, 30_000);
 
+  it('loads none of the parts of nestjs-i18n it does not use, and still translates (patches/)', async () => {
+    // patches/nestjs-i18n+10.6.1.patch: class-validator (about 320 files with its own dependencies),
+    // chokidar and js-yaml are required where nestjs-i18n uses them, not when it is loaded.
+    const run = await startProbed('class-validator,validator,libphonenumber-js,chokidar,js-yaml');
+    expect((await waitForHealth(run.url, run.svc.exit)).status).toBe(200);
+    const page = await fetch(`${run.url}/signin?b=nosuchbrand&lang=fr-CA`, {
+      headers: { accept: 'text/html' },
+    });
+    expect(page.status).toBe(400);
+    expect(await page.text()).toMatch(/<html lang="fr-CA"[^>]*>.*<title>[^<]*Une erreur/s);
+    expect(await run.stop()).toBe('');
+  }, 30_000);
+
   it('with an external issuer (qa, prod), loads no embedded IdP at all (issue 18 item 4)', async () => {
     // oidc-provider is ESM, which require.cache does not list; koa is the CommonJS framework it
     // alone brings (npm ls koa), so koa's files stand for it.

@@ -17,6 +17,7 @@ import { OKTA_ROUTES } from './okta-shape';
 import { SigningKeys } from './signing-keys';
 import type { SessionStore } from '../../session/session-store';
 import { EndedAccountArtefacts, StoreOidcStorage } from './oidc-store-adapter';
+import { loadOidcProvider } from './load-oidc-provider';
 
 /** Marks an authorization request that arrived with prompt=none (see `keepOfflineAccess`). */
 export const SILENT_PARAM = 'x_silent';
@@ -255,7 +256,7 @@ async function buildProvider(
   pages: EmbeddedIdpPages,
   onServerError: (ctx: KoaContextWithOIDC, error: Error) => void,
 ): Promise<Provider> {
-  const { default: Provider } = await import('oidc-provider');
+  const { default: Provider } = await loadOidcProvider();
   const keys = new SigningKeys(store);
   const jwks = await keys.load();
   const clients = oidcClients(config);

@@ -4,33 +4,7 @@ import { tempDataDir } from '../../../test/support/test-config';
 import { RedisSessionStore } from '../../session/redis-session-store';
 import type { SessionStore } from '../../session/session-store';
 import { SqliteSessionStore } from '../../session/sqlite-session-store';
-import { StoreOidcStorage, indexTtlSeconds } from './oidc-store-adapter';
-
-// Issue 18 item 3: an index set's expiry moves by whole days, so additions seldom extend it.
-describe('indexTtlSeconds', () => {
-  const day = 24 * 60 * 60 * 1000;
-  const noon = Date.UTC(2026, 10, 25, 12);
-  it('keeps a set to the end of the UTC day its member ends in, never shorter than the member', () => {
-    const ttl = indexTtlSeconds(8_640_000, noon);
-    expect(noon + ttl * 1000).toBe(Date.UTC(2026, 10, 25) + 101 * day);
-    expect(ttl).toBeGreaterThanOrEqual(8_640_000);
-    expect(ttl).toBeLessThan(8_640_000 + 86_400);
-  });
-  it('gives the members added on one day, with the same lifetime, one expiry (to the second)', () => {
-    const expiry = (at: number) => at + indexTtlSeconds(3600, at) * 1000;
-    const endOfDay = Date.UTC(2026, 10, 26);
-    expect(expiry(noon)).toBe(endOfDay);
-    expect(expiry(noon + 60_000)).toBe(endOfDay);
-    // A TTL is whole seconds: an instant between two seconds ends within the second after.
-    expect(expiry(noon + 1234) - endOfDay).toBeGreaterThanOrEqual(0);
-    expect(expiry(noon + 1234) - endOfDay).toBeLessThan(1000);
-  });
-  it('is a whole number of seconds at least the member’s own, even at a day’s last millisecond', () => {
-    const late = Date.UTC(2026, 10, 25) + day - 1;
-    expect(indexTtlSeconds(60, late)).toBeGreaterThanOrEqual(60);
-    expect(Number.isInteger(indexTtlSeconds(60, late))).toBe(true);
-  });
-});
+import { StoreOidcStorage } from './oidc-store-adapter';
 
 let redis: RunningRedis;
 beforeAll(async () => {

@@ -41,24 +41,6 @@ export interface EndedAccountArtefacts {
   readonly grants: number;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * How long an index set (a grant's artefacts, an account's sessions and grants) is kept when a member
- * that lives `ttl` seconds is added: to the end of the UTC day that member's life ends in, not to
- * the millisecond. The SQLite store keeps a set as long as its longest-lived member by rewriting
- * every member's expiry whenever an addition extends the set, so when each addition extended it (a
- * refresh token's every rotation joins its grant's set with a later expiry), an addition cost grew
- * with the members already there: 0.6 ms at 500 rotations, 3.7 ms at 2,000 (issue 18 item 3). With
- * whole days only the first addition of a day, and a few within it (the store's clock and ours differ
- * by milliseconds), move the expiry. A set that outlives its members by less than a day is harmless:
- * a member is only ever used together with its own record.
- */
-export function indexTtlSeconds(ttl: number, now: number): number {
-  const until = Math.ceil((now + ttl * 1000) / DAY_MS) * DAY_MS;
-  return Math.max(1, Math.ceil((until - now) / 1000));
-}
-
 function ttlSeconds(expiresIn: number | undefined): number {
   return typeof expiresIn === 'number' && expiresIn > 0
     ? Math.ceil(expiresIn)
@@ -86,14 +68,12 @@ export class StoreOidcStorage {
     return {
       async upsert(id, payload, expiresIn) {
         const ttl = ttlSeconds(expiresIn);
-        const at = now();
-        const record: StoredArtefact = { p: payload, e: at + ttl * 1000 };
-        const indexTtl = indexTtlSeconds(ttl, at);
+        const record: StoredArtefact = { p: payload, e: now() + ttl * 1000 };
         // Index entries first: an artefact is never findable by id while its grant cannot revoke it.
         if (payload.grantId)
-          await store.addMember(grantKey(payload.grantId), `${model}:${id}`, indexTtl);
+          await store.addMember(grantKey(payload.grantId), `${model}:${id}`, ttl);
         if (ACCOUNT_MODELS.has(model) && typeof payload.accountId === 'string')
-          await store.addMember(accountKey(payload.accountId), `${model}:${id}`, indexTtl);
+          await store.addMember(accountKey(payload.accountId), `${model}:${id}`, ttl);
         if (payload.uid) await store.set(uidKey(model, payload.uid), id, ttl);
         if (payload.userCode) await store.set(userCodeKey(model, payload.userCode), id, ttl);
         await store.set(artefactKey(model, id), JSON.stringify(record), ttl);

@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import type * as OidcProvider from 'oidc-provider';
 
 /**
@@ -23,5 +24,8 @@ const importModule = new Function('specifier', 'return import(specifier)') as (
  * start-up tests (test/integration/startup.spec.ts) run the compiled service, and with it this file.
  */
 export function loadOidcProvider(): Promise<typeof OidcProvider> {
-  return importModule('oidc-provider') as Promise<typeof OidcProvider>;
+  // By its resolved file, so the package is the one require() would find from here, whatever the
+  // process's working directory.
+  const file = pathToFileURL(require.resolve('oidc-provider')).href;
+  return importModule(file) as Promise<typeof OidcProvider>;
 }

@@ -17,7 +17,7 @@ const importModule = new Function('specifier', 'return import(specifier)') as (
  * (embedded-idp.ts). `require()` loads oidc-provider's ES module graph (koa and its middleware)
  * synchronously, which held the event loop for 120-180 ms, and the first `/healthz` of every start
  * waited for it. The ES module loader reads the files asynchronously and answers requests between
- * them: the longest stall measured while it loads is 41 ms, and the whole load takes about as long.
+ * them: the longest stall while it loads is about 50 ms here, and the whole load takes about as long.
  *
  * Jest runs specs in a vm context without ES module support, so jest.config.js maps this file to
  * test/support/load-oidc-provider.ts, which loads the package through Jest's module system; the

@@ -7,6 +7,16 @@ import { productionEnv, tempDataDir } from '../support/test-config';
 const ROOT = path.resolve(__dirname, '../..');
 const MAIN = path.join(ROOT, 'dist/src/main.js');
 
+/**
+ * The services the running test started. One that a failed assertion left running is killed after
+ * its test: its open pipes would otherwise keep Jest from ever exiting.
+ */
+const running = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+});
+
 /** The process `npm start` runs, with only the given environment (plus PATH). */
 function startService(env: Record<string, string>): {
   child: ChildProcess;
@@ -19,6 +29,7 @@ function startService(env: Record<string, string>): {
     env: { PATH: process.env.PATH ?? '', DATA_DIR: tempDataDir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
   let out = '';
   let stdout = '';
   child.stdout?.on('data', (d: Buffer) => {
@@ -26,7 +37,12 @@ function startService(env: Record<string, string>): {
     stdout += d.toString();
   });
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exit = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolve(code);
+    }),
+  );
   return { child, output: () => out, stdout: () => stdout, exit };
 }
 

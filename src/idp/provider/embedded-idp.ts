@@ -127,8 +127,9 @@ export class EmbeddedIdp {
   /**
    * oidc-provider, built once: on the first request that needs it, or as soon as the listener is up
    * (`mount`), whichever comes first. Issue 18 item 4 (cold start): loading oidc-provider and koa
-   * costs about 180 ms of a 1.2 s start here, and an empty data folder also generates the signing
-   * keys; neither is needed to answer /healthz, and /readyz says 503 until this is done. A failed
+   * costs about 180 ms here (load-oidc-provider.ts loads it without holding requests up), and an
+   * empty data folder also generates the signing keys; neither is needed to answer /healthz, and
+   * /readyz says 503 until this is done. A failed
    * build (its state store down) is not retried: readiness says why, and the IdP's requests are
    * passed on as that error (a 500) until the process restarts.
    */

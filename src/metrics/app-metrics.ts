@@ -30,6 +30,7 @@ export const STORE_OPERATIONS = [
   'addMember',
   'removeMember',
   'members',
+  'writeAll',
   'ping',
 ] as const;
 export type StoreOperation = (typeof STORE_OPERATIONS)[number];

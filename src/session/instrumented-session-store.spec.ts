@@ -102,6 +102,49 @@ describe(`${InstrumentedSessionStore.name} with tracing`, () => {
     expect(spans[2]?.failed).toBeInstanceOf(RangeError);
   });
 
+  it('spans a batch once, with its size, named by the namespace its keys share (never a key)', async () => {
+    const { tracer, spans } = recordingTracer(true);
+    const store = new InstrumentedSessionStore(
+      new SqliteSessionStore(path.join(tempDataDir(), 'sessions.sqlite')),
+      new AppMetrics(),
+      tracer,
+    );
+    await store.writeAll([
+      { op: 'set', key: 'session:secret-a', value: 'v', ttlSeconds: 60 },
+      { op: 'delete', key: 'session:secret-b' },
+    ]);
+    await store.writeAll([
+      { op: 'addMember', key: 'sessions-of:secret-c', member: 'secret-a', ttlSeconds: 60 },
+      { op: 'set', key: 'session:secret-a', value: 'v', ttlSeconds: 60 },
+    ]);
+    await store.close();
+    expect(spans.map((s) => [s.name, s.options])).toEqual([
+      [
+        'writeAll session',
+        expect.objectContaining({
+          attributes: {
+            'db.system.name': 'sqlite',
+            'db.operation.name': 'writeAll',
+            'db.collection.name': 'session',
+            'db.operation.batch.size': 2,
+          },
+        }),
+      ],
+      [
+        'writeAll',
+        expect.objectContaining({
+          attributes: {
+            'db.system.name': 'sqlite',
+            'db.operation.name': 'writeAll',
+            'db.collection.name': undefined,
+            'db.operation.batch.size': 2,
+          },
+        }),
+      ],
+    ]);
+    expect(JSON.stringify(spans)).not.toContain('secret');
+  });
+
   it('makes no span when tracing is off', async () => {
     const { tracer, spans } = recordingTracer(false);
     const store = new InstrumentedSessionStore(

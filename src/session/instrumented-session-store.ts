@@ -1,4 +1,4 @@
-import type { SessionStore } from './session-store';
+import type { SessionStore, StoreWrite } from './session-store';
 import type { AppMetrics, StoreOperation } from '../metrics/app-metrics';
 import { activeTracer } from '../tracing';
 import type { ActiveSpan, Tracer } from '../tracing';
@@ -19,6 +19,7 @@ const OPERATIONS: Record<Exclude<keyof SessionStore, 'kind' | 'close'>, true> = 
   addMember: true,
   removeMember: true,
   members: true,
+  writeAll: true,
   ping: true,
 } as const satisfies Record<StoreOperation, true>;
 
@@ -60,9 +61,10 @@ export class InstrumentedSessionStore implements SessionStore {
     key: string | undefined,
     start: number,
     call: Promise<T>,
+    batchSize?: number,
   ): Promise<T> {
     const labels = this.labels[operation];
-    const span = this.tracer ? this.span(this.tracer, operation, key, start) : undefined;
+    const span = this.tracer ? this.span(this.tracer, operation, key, start, batchSize) : undefined;
     return call.then(
       (value) => {
         this.metrics.storeDuration.observe(labels, (performance.now() - start) / 1000);
@@ -81,13 +83,15 @@ export class InstrumentedSessionStore implements SessionStore {
 
   /**
    * The call's span, started when the call was (database semantic conventions: db.system.name,
-   * db.operation.name, and the key's namespace, `session` of `session:…`, as db.collection.name).
+   * db.operation.name, and the key's namespace, `session` of `session:…`, as db.collection.name; a
+   * batch's number of writes as db.operation.batch.size).
    */
   private span(
     tracer: Tracer,
     operation: StoreOperation,
     key: string | undefined,
     start: number,
+    batchSize: number | undefined,
   ): ActiveSpan {
     const colon = key?.indexOf(':') ?? -1;
     const collection = key !== undefined && colon > 0 ? key.slice(0, colon) : undefined;
@@ -98,6 +102,7 @@ export class InstrumentedSessionStore implements SessionStore {
         'db.system.name': this.kind === 'sqlite' ? 'sqlite' : 'redis',
         'db.operation.name': operation,
         'db.collection.name': collection,
+        ...(batchSize === undefined ? {} : { 'db.operation.batch.size': batchSize }),
       },
     });
   }
@@ -171,6 +176,17 @@ export class InstrumentedSessionStore implements SessionStore {
     return this.timed('members', key, performance.now(), this.inner.members(key));
   }
 
+  /** One observation and one span for the batch; its key namespace when all its writes share one. */
+  writeAll(writes: readonly StoreWrite[]): Promise<void> {
+    return this.timed(
+      'writeAll',
+      sharedKeyspace(writes),
+      performance.now(),
+      this.inner.writeAll(writes),
+      writes.length,
+    );
+  }
+
   ping(): Promise<void> {
     return this.timed('ping', undefined, performance.now(), this.inner.ping());
   }
@@ -178,4 +194,14 @@ export class InstrumentedSessionStore implements SessionStore {
   close(): Promise<void> {
     return this.inner.close();
   }
+}
+
+/**
+ * A key standing for every key of a batch when they share one namespace (`session:` of
+ * `session:…`), so the span names it; otherwise none.
+ */
+function sharedKeyspace(writes: readonly StoreWrite[]): string | undefined {
+  const spaces = new Set(writes.map((w) => w.key.slice(0, Math.max(0, w.key.indexOf(':')))));
+  const [only] = spaces;
+  return spaces.size === 1 && only ? `${only}:` : undefined;
 }

@@ -11,7 +11,14 @@ import {
   createRedisClient,
 } from './redis-client';
 import { SentinelFailoverWatch } from './sentinel-failover-watch';
-import { SessionStore, assertValidKey, assertValidMember, assertValidTtl } from './session-store';
+import {
+  SessionStore,
+  StoreWrite,
+  assertValidKey,
+  assertValidMember,
+  assertValidTtl,
+  assertValidWrites,
+} from './session-store';
 
 /** Connection states in which Redis is known to be gone: commands fail at once instead of queueing. */
 const UNREACHABLE_STATES: ReadonlySet<string> = new Set(['reconnecting', 'close', 'end']);
@@ -234,6 +241,30 @@ export class RedisSessionStore implements SessionStore {
   async members(key: string): Promise<string[]> {
     const k = this.k(key);
     return this.call(() => this.client.smembers(k));
+  }
+
+  /**
+   * One call after another, each on one key as the single calls are (see "Hash slots" above): a
+   * MULTI over several keys would need them in one slot. The first failure stops the batch.
+   */
+  async writeAll(writes: readonly StoreWrite[]): Promise<void> {
+    assertValidWrites(writes);
+    for (const write of writes) {
+      switch (write.op) {
+        case 'set':
+          await this.set(write.key, write.value, write.ttlSeconds);
+          break;
+        case 'delete':
+          await this.delete(write.key);
+          break;
+        case 'addMember':
+          await this.addMember(write.key, write.member, write.ttlSeconds);
+          break;
+        case 'removeMember':
+          await this.removeMember(write.key, write.member);
+          break;
+      }
+    }
   }
 
   async ping(): Promise<void> {

@@ -154,6 +154,59 @@ export function describeSessionStoreContract(
       expect(await store.members(k)).toHaveLength(20);
     });
 
+    it('writeAll makes its writes in order, as the single calls would', async () => {
+      const [value, gone, set] = [key('batch-value'), key('batch-gone'), key('batch-set')];
+      await store.set(gone, 'old', 60);
+      await store.addMember(set, 'stays', 60);
+      await store.addMember(set, 'leaves', 60);
+      await store.writeAll([
+        { op: 'set', key: value, value: 'first', ttlSeconds: 60 },
+        { op: 'set', key: value, value: 'second', ttlSeconds: 60 },
+        { op: 'delete', key: gone },
+        { op: 'addMember', key: set, member: 'joins', ttlSeconds: 60 },
+        { op: 'removeMember', key: set, member: 'leaves' },
+      ]);
+      expect(await store.get(value)).toBe('second');
+      expect(await store.get(gone)).toBeUndefined();
+      expect((await store.members(set)).sort()).toEqual(['joins', 'stays']);
+      await expect(store.writeAll([])).resolves.toBeUndefined();
+    });
+
+    it('writeAll keeps each value and set for its own lifetime', async () => {
+      const [short, long, set] = [key('batch-short'), key('batch-long'), key('batch-set-ttl')];
+      await store.writeAll([
+        { op: 'set', key: short, value: 's', ttlSeconds: 1 },
+        { op: 'set', key: long, value: 'l', ttlSeconds: 60 },
+        { op: 'addMember', key: set, member: 'm', ttlSeconds: 1 },
+      ]);
+      await advance(1.2);
+      expect(await store.get(short)).toBeUndefined();
+      expect(await store.get(long)).toBe('l');
+      expect(await store.members(set)).toEqual([]);
+    });
+
+    it('writeAll refuses a batch with one bad write whole: nothing of it is written', async () => {
+      const [value, set] = [key('batch-refused'), key('batch-refused-set')];
+      for (const bad of [
+        { op: 'set', key: '', value: 'v', ttlSeconds: 60 },
+        { op: 'set', key: key('x'), value: 'v', ttlSeconds: 0 },
+        { op: 'addMember', key: set, member: '', ttlSeconds: 60 },
+        { op: 'addMember', key: set, member: 'm', ttlSeconds: 1.5 },
+        { op: 'removeMember', key: set, member: 'x'.repeat(600) },
+        { op: 'delete', key: 'k'.repeat(600) },
+      ] as const) {
+        await expect(
+          store.writeAll([
+            { op: 'set', key: value, value: 'v', ttlSeconds: 60 },
+            { op: 'addMember', key: set, member: 'first', ttlSeconds: 60 },
+            bad,
+          ]),
+        ).rejects.toThrow(RangeError);
+      }
+      expect(await store.get(value)).toBeUndefined();
+      expect(await store.members(set)).toEqual([]);
+    });
+
     it('refuses empty or oversized keys and non-positive lifetimes', async () => {
       await expect(store.set('', 'v', 60)).rejects.toThrow(RangeError);
       await expect(store.get('k'.repeat(600))).rejects.toThrow(RangeError);

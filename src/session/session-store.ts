@@ -36,9 +36,44 @@ export interface SessionStore {
   removeMember(key: string, member: string): Promise<void>;
   /** The set's members, in no particular order; empty when there is no such set. */
   members(key: string): Promise<string[]>;
+  /**
+   * Several writes, in order, each as its own call would make it. Every write is checked before any
+   * is made, so a batch with a bad key, member or lifetime is refused whole. SQLite makes them in
+   * one transaction: all or none, and one commit where separate calls make one each (issue 18: a
+   * brand hop's session and its index entries, ~10 commits before). Redis makes them one by one,
+   * each atomic on its own (a Cluster cannot run one transaction across hash slots): callers order
+   * a batch so that stopping part-way leaves nothing a reader trusts (sessions.ts).
+   */
+  writeAll(writes: readonly StoreWrite[]): Promise<void>;
   /** Resolves when the store answers; used by readiness. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** One write of SessionStore.writeAll: the call of the same name, as data. */
+export type StoreWrite =
+  | {
+      readonly op: 'set';
+      readonly key: string;
+      readonly value: string;
+      readonly ttlSeconds: number;
+    }
+  | { readonly op: 'delete'; readonly key: string }
+  | {
+      readonly op: 'addMember';
+      readonly key: string;
+      readonly member: string;
+      readonly ttlSeconds: number;
+    }
+  | { readonly op: 'removeMember'; readonly key: string; readonly member: string };
+
+/** Checks every write of a batch before any is made (SessionStore.writeAll). */
+export function assertValidWrites(writes: readonly StoreWrite[]): void {
+  for (const write of writes) {
+    assertValidKey(write.key);
+    if (write.op === 'set' || write.op === 'addMember') assertValidTtl(write.ttlSeconds);
+    if (write.op === 'addMember' || write.op === 'removeMember') assertValidMember(write.member);
+  }
 }
 
 export const SESSION_STORE = Symbol('SESSION_STORE');

@@ -4,7 +4,7 @@ import type { Brand } from '../shared/brand';
 import type { ShellPendingStep } from '../shared/pending-step';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { TokenSet } from '../oidc/oidc-client';
-import { SESSION_STORE, SessionStore } from './session-store';
+import { SESSION_STORE, SessionStore, StoreWrite } from './session-store';
 import { TokenVault } from './token-vault';
 import type { AccountSummary } from './account-summary';
 
@@ -91,6 +91,11 @@ export interface ListedSession {
 }
 
 const HANDLE = /^[A-Za-z0-9_-]{43}$/;
+
+/** A session's entry in one of its index sets, kept as long as a session can live. */
+function addMember(key: string, handle: string): StoreWrite {
+  return { op: 'addMember', key, member: handle, ttlSeconds: SESSION_TTL_SECONDS };
+}
 
 /**
  * How long the store keeps a session. A year of inactivity (§9) while a refresh token can renew its
@@ -181,7 +186,9 @@ export class Sessions {
    * A fresh id for every sign-in (ASVS 5.0 7.2.4: no session fixation). The session is indexed by its
    * collector (the session management page, sign out everywhere) and by the IdP's session id
    * (back-channel logout) before its record is written, so a listed session always has an index
-   * entry; an index entry whose record is gone is skipped and pruned when read.
+   * entry; an index entry whose record is gone is skipped and pruned when read. All of it is one
+   * batch (SessionStore.writeAll: one SQLite commit instead of ten on a brand hop, issue 18), in that
+   * order, so a batch Redis stops part-way leaves only index entries without a record.
    */
   async create(
     record: Omit<SessionRecord, 'createdAt' | 'lastUsedAt'>,
@@ -190,10 +197,10 @@ export class Sessions {
   ): Promise<string> {
     const id = randomBytes(32).toString('base64url');
     const handle = this.handle(id);
-    await this.store.addMember(this.subjectKey(record.sub), handle, SESSION_TTL_SECONDS);
-    if (record.idpSid) {
-      await this.store.addMember(this.idpSidKey(record.idpSid), handle, SESSION_TTL_SECONDS);
-    }
+    const indexes = [
+      this.subjectKey(record.sub),
+      ...(record.idpSid ? [this.idpSidKey(record.idpSid)] : []),
+    ];
     const stored: SessionRecord = {
       ...record,
       signedInAt: record.signedInAt ?? now,
@@ -201,8 +208,20 @@ export class Sessions {
       lastUsedAt: now,
     };
     const key = this.key(id);
-    await this.store.set(key, this.serialize(key, stored), this.ttlSeconds(stored, now));
-    if (options.handedToBrand && record.family) await this.supersede(record, handle);
+    const familyBrand =
+      options.handedToBrand && record.family
+        ? this.familyBrandKey(record.family, record.brand)
+        : undefined;
+    await this.store.writeAll([
+      ...indexes.map((index) => addMember(index, handle)),
+      {
+        op: 'set',
+        key,
+        value: this.serialize(key, stored),
+        ttlSeconds: this.ttlSeconds(stored, now),
+      },
+      ...(familyBrand ? await this.supersede(familyBrand, indexes, handle) : []),
+    ]);
     return id;
   }
 
@@ -213,24 +232,30 @@ export class Sessions {
    * the sessions one sign-in handed to one brand earlier are superseded by the new one and dropped
    * (not ended: they share the family's tokens, which stay valid). A sign-in thus holds at most one
    * session per brand plus the browser's own. Racing hops leave each other in the set, and the next
-   * hop drops them; none is kept past it.
+   * hop drops them; none is kept past it. Returns the writes: the new session joins the set, then
+   * each earlier one goes, record first.
    */
   private async supersede(
-    record: Pick<SessionRecord, 'family' | 'brand' | 'sub' | 'idpSid'>,
+    familyBrand: string,
+    indexes: readonly string[],
     handle: string,
-  ): Promise<void> {
-    const key = this.familyBrandKey(record.family ?? '', record.brand);
-    const earlier = await this.store.members(key);
-    await this.store.addMember(key, handle, SESSION_TTL_SECONDS);
-    for (const previous of earlier) {
-      if (previous === handle || !HANDLE.test(previous)) continue;
-      // Same family, so the same collector and IdP session: its index entries are known without
-      // opening the record (deleteByHandle would decrypt it only to read them).
-      await this.store.delete(`session:${previous}`);
-      await this.store.removeMember(this.subjectKey(record.sub), previous);
-      if (record.idpSid) await this.store.removeMember(this.idpSidKey(record.idpSid), previous);
-      await this.store.removeMember(key, previous);
-    }
+  ): Promise<StoreWrite[]> {
+    const earlier = await this.store.members(familyBrand);
+    return [
+      addMember(familyBrand, handle),
+      ...earlier
+        .filter((previous) => previous !== handle && HANDLE.test(previous))
+        .flatMap((previous): StoreWrite[] => [
+          // Same family, so the same collector and IdP session: its index entries are known without
+          // opening the record (deleteByHandle would decrypt it only to read them).
+          { op: 'delete', key: `session:${previous}` },
+          ...[...indexes, familyBrand].map((index): StoreWrite => ({
+            op: 'removeMember',
+            key: index,
+            member: previous,
+          })),
+        ]),
+    ];
   }
 
   async get(id: unknown): Promise<SessionRecord | undefined> {

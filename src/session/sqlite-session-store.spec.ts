@@ -78,6 +78,32 @@ describe(SqliteSessionStore.name, () => {
     await store.close();
   });
 
+  it('makes a batch all or nothing: one the file refuses part-way leaves no trace, not even in the read cache', async () => {
+    const file = path.join(tempDataDir(), 'sessions.sqlite');
+    const store = new SqliteSessionStore(file);
+    await store.set('session:e', 'old', 3600);
+    await store.addMember('sessions-of:e', 'kept', 3600);
+    // The file refuses the batch's last write, as a full disk or an I/O error would.
+    const other = new Database(file);
+    other.exec(`CREATE TRIGGER refuse AFTER INSERT ON kv_members WHEN NEW.member = 'refused'
+      BEGIN SELECT RAISE(ABORT, 'refused'); END`);
+    await expect(
+      store.writeAll([
+        { op: 'set', key: 'session:e', value: 'new', ttlSeconds: 3600 },
+        { op: 'set', key: 'session:f', value: 'new', ttlSeconds: 3600 },
+        { op: 'removeMember', key: 'sessions-of:e', member: 'kept' },
+        { op: 'addMember', key: 'sessions-of:e', member: 'refused', ttlSeconds: 3600 },
+      ]),
+    ).rejects.toThrow(/session store \(sqlite\) refused the operation: SQLITE_CONSTRAINT/);
+    expect(await store.get('session:e')).toBe('old');
+    expect(await store.get('session:f')).toBeUndefined();
+    expect(await store.members('sessions-of:e')).toEqual(['kept']);
+    const rows = other.prepare("SELECT key, value FROM kv WHERE key LIKE 'session:%'").all();
+    expect(rows).toEqual([{ key: 'session:e', value: 'old' }]);
+    other.close();
+    await store.close();
+  });
+
   it('reports a failure as a rejected promise, not a throw', async () => {
     const store = new SqliteSessionStore(path.join(tempDataDir(), 'sessions.sqlite'));
     await store.set('session:d', 'v', 60);

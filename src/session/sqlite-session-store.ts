@@ -4,7 +4,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AppError } from '../errors/app-error';
 import { errorSummary } from '../errors/error-summary';
-import { SessionStore, assertValidKey, assertValidMember, assertValidTtl } from './session-store';
+import {
+  SessionStore,
+  StoreWrite,
+  assertValidKey,
+  assertValidMember,
+  assertValidTtl,
+  assertValidWrites,
+} from './session-store';
 
 /** How often expired rows are swept; reads ignore expired rows regardless. */
 const PURGE_INTERVAL_MS = 60_000;
@@ -51,6 +58,10 @@ export class SqliteSessionStore implements SessionStore {
   private readonly purgeTimer: NodeJS.Timeout;
   private readonly flushTimer: NodeJS.Timeout;
   private readonly statements;
+  private readonly addMemberInTransaction: (key: string, member: string, ttl: number) => void;
+  private readonly writeInTransaction: (
+    writes: readonly StoreWrite[],
+  ) => [string, string, number][];
   private readonly cache = new Map<string, Cached>();
   private readonly counters = new Map<string, Counter>();
   private readonly logger = new Logger(SqliteSessionStore.name);
@@ -153,6 +164,18 @@ export class SqliteSessionStore implements SessionStore {
       ping: this.db.prepare('SELECT 1'),
     };
     this.statements = s;
+    // Made once: better-sqlite3 nests a transaction function called inside another as a savepoint.
+    this.addMemberInTransaction = this.db.transaction((key: string, member: string, ttl: number) =>
+      this.addMemberNow(key, member, ttl),
+    );
+    this.writeInTransaction = this.db.transaction((writes: readonly StoreWrite[]) => {
+      const written: [string, string, number][] = [];
+      for (const write of writes) {
+        const value = this.write(write);
+        if (value) written.push(value);
+      }
+      return written;
+    });
     this.purgeTimer = setInterval(() => this.purge(), PURGE_INTERVAL_MS);
     this.purgeTimer.unref();
     this.flushTimer = setInterval(() => this.flushCounters(), COUNTER_FLUSH_INTERVAL_MS);
@@ -191,6 +214,36 @@ export class SqliteSessionStore implements SessionStore {
       this.statements.upsert.run(key, value, expiresAt);
       this.remember(key, value, expiresAt);
     });
+  }
+
+  writeAll(writes: readonly StoreWrite[]): Promise<void> {
+    return this.run(() => {
+      assertValidWrites(writes);
+      // The cache learns the values only once the transaction committed: a rolled-back batch must
+      // leave no trace in it (deletions may go at once: a missing cache entry only means a read).
+      const written = this.writeInTransaction(writes);
+      for (const [key, value, expiresAt] of written) this.remember(key, value, expiresAt);
+    });
+  }
+
+  /** One write of a batch, inside its transaction; returns what the cache learns after the commit. */
+  private write(write: StoreWrite): [string, string, number] | undefined {
+    switch (write.op) {
+      case 'set': {
+        const expiresAt = this.expiry(write.ttlSeconds);
+        this.statements.upsert.run(write.key, write.value, expiresAt);
+        return [write.key, write.value, expiresAt];
+      }
+      case 'delete':
+        this.deleteNow(write.key);
+        return undefined;
+      case 'addMember':
+        this.addMemberNow(write.key, write.member, write.ttlSeconds);
+        return undefined;
+      case 'removeMember':
+        this.statements.removeMember.run(write.key, write.member);
+        return undefined;
+    }
   }
 
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
@@ -239,12 +292,17 @@ export class SqliteSessionStore implements SessionStore {
   delete(key: string): Promise<void> {
     return this.run(() => {
       assertValidKey(key);
-      this.statements.delete.run(key);
-      this.statements.deleteMembers.run(key);
-      this.statements.deleteSet.run(key);
-      this.cache.delete(key);
-      this.counters.delete(key);
+      this.deleteNow(key);
     });
+  }
+
+  /** A key of any kind (value, set, counter); in the caller's transaction when there is one. */
+  private deleteNow(key: string): void {
+    this.statements.delete.run(key);
+    this.statements.deleteMembers.run(key);
+    this.statements.deleteSet.run(key);
+    this.cache.delete(key);
+    this.counters.delete(key);
   }
 
   increment(key: string, windowSeconds: number): Promise<number> {
@@ -267,17 +325,21 @@ export class SqliteSessionStore implements SessionStore {
   }
 
   addMember(key: string, member: string, ttlSeconds: number): Promise<void> {
-    return this.run(
-      this.db.transaction(() => {
-        assertValidKey(key);
-        assertValidMember(member);
-        const expiresAt = this.expiry(ttlSeconds);
-        const now = this.now();
-        this.statements.dropLapsedMembers.run(key, key, now);
-        this.statements.addMember.run(key, member, expiresAt);
-        this.statements.extendSet.run(key, expiresAt, now);
-      }),
-    );
+    return this.run(() => {
+      assertValidKey(key);
+      assertValidMember(member);
+      assertValidTtl(ttlSeconds);
+      this.addMemberInTransaction(key, member, ttlSeconds);
+    });
+  }
+
+  /** Three statements that must be seen together; run alone or inside a batch's transaction. */
+  private addMemberNow(key: string, member: string, ttlSeconds: number): void {
+    const expiresAt = this.expiry(ttlSeconds);
+    const now = this.now();
+    this.statements.dropLapsedMembers.run(key, key, now);
+    this.statements.addMember.run(key, member, expiresAt);
+    this.statements.extendSet.run(key, expiresAt, now);
   }
 
   removeMember(key: string, member: string): Promise<void> {

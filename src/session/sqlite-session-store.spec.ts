@@ -83,6 +83,9 @@ describe(SqliteSessionStore.name, () => {
     const store = new SqliteSessionStore(file);
     await store.set('session:e', 'old', 3600);
     await store.addMember('sessions-of:e', 'kept', 3600);
+    // Both read once, so the read caches hold them.
+    expect(await store.get('session:e')).toBe('old');
+    expect(await store.members('sessions-of:e')).toEqual(['kept']);
     // The file refuses the batch's last write, as a full disk or an I/O error would.
     const other = new Database(file);
     other.exec(`CREATE TRIGGER refuse AFTER INSERT ON kv_members WHEN NEW.member = 'refused'
@@ -102,6 +105,40 @@ describe(SqliteSessionStore.name, () => {
     expect(rows).toEqual([{ key: 'session:e', value: 'old' }]);
     other.close();
     await store.close();
+  });
+
+  it('serves set listings that agree with every write, and writes them through to the file', async () => {
+    const file = path.join(tempDataDir(), 'sessions.sqlite');
+    const store = new SqliteSessionStore(file);
+    const reader = new Database(file, { readonly: true });
+    const inFile = (key: string) =>
+      (
+        reader.prepare('SELECT member FROM kv_members WHERE key = ? ORDER BY member').all(key) as {
+          member: string;
+        }[]
+      ).map((row) => row.member);
+    await store.addMember('sessions-of:g', 'a', 3600);
+    expect(await store.members('sessions-of:g')).toEqual(['a']);
+    await store.addMember('sessions-of:g', 'b', 3600);
+    await store.removeMember('sessions-of:g', 'a');
+    expect(await store.members('sessions-of:g')).toEqual(['b']);
+    expect(inFile('sessions-of:g')).toEqual(['b']);
+    await store.writeAll([
+      { op: 'addMember', key: 'sessions-of:g', member: 'c', ttlSeconds: 3600 },
+      { op: 'removeMember', key: 'sessions-of:g', member: 'b' },
+    ]);
+    expect(await store.members('sessions-of:g')).toEqual(['c']);
+    expect(inFile('sessions-of:g')).toEqual(['c']);
+    await store.delete('sessions-of:g');
+    expect(await store.members('sessions-of:g')).toEqual([]);
+    expect(inFile('sessions-of:g')).toEqual([]);
+    // A restart reads the file again, and finds what the copy said.
+    await store.addMember('sessions-of:g', 'd', 3600);
+    await store.close();
+    const again = new SqliteSessionStore(file);
+    expect(await again.members('sessions-of:g')).toEqual(['d']);
+    await again.close();
+    reader.close();
   });
 
   it('reports a failure as a rejected promise, not a throw', async () => {

@@ -3,8 +3,9 @@
  * rate-limit counters and single-flight locks (DESIGN.md "Storage"). Two adapters implement it,
  * SQLite (default, one instance) and Redis (several instances: one node, Sentinel or Cluster), and
  * both pass one contract suite (session-store.contract.ts), Redis on each topology. Every operation
- * names one key, which keeps the Redis adapter clear of cluster hash-slot rules (see there). Values
- * are opaque strings; callers serialise.
+ * names one key (writeAll is a list of such operations, which Redis makes one by one), which keeps
+ * the Redis adapter clear of cluster hash-slot rules (see there). Values are opaque strings; callers
+ * serialise.
  */
 export interface SessionStore {
   readonly kind: 'sqlite' | 'redis';

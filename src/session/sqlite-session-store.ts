@@ -177,7 +177,7 @@ export class SqliteSessionStore implements SessionStore {
       ping: this.db.prepare('SELECT 1'),
     };
     this.statements = s;
-    // Made once: better-sqlite3 nests a transaction function called inside another as a savepoint.
+    // Transaction functions made once, not one per call. A batch runs addMemberNow directly, inside its own.
     this.addMemberInTransaction = this.db.transaction((key: string, member: string, ttl: number) =>
       this.addMemberNow(key, member, ttl),
     );

@@ -208,10 +208,10 @@ export class Sessions {
       lastUsedAt: now,
     };
     const key = this.key(id);
-    const familyBrand =
+    const superseding =
       options.handedToBrand && record.family
-        ? this.familyBrandKey(record.family, record.brand)
-        : undefined;
+        ? await this.supersede(this.familyBrandKey(record.family, record.brand), indexes, handle)
+        : [];
     await this.store.writeAll([
       ...indexes.map((index) => addMember(index, handle)),
       {
@@ -220,7 +220,7 @@ export class Sessions {
         value: this.serialize(key, stored),
         ttlSeconds: this.ttlSeconds(stored, now),
       },
-      ...(familyBrand ? await this.supersede(familyBrand, indexes, handle) : []),
+      ...superseding,
     ]);
     return id;
   }

@@ -93,8 +93,7 @@ export class InstrumentedSessionStore implements SessionStore {
     start: number,
     batchSize: number | undefined,
   ): ActiveSpan {
-    const colon = key?.indexOf(':') ?? -1;
-    const collection = key !== undefined && colon > 0 ? key.slice(0, colon) : undefined;
+    const collection = key === undefined ? undefined : namespaceOf(key);
     return tracer.startSpan(collection ? `${operation} ${collection}` : operation, {
       kind: 'client',
       startTime: start,
@@ -196,12 +195,18 @@ export class InstrumentedSessionStore implements SessionStore {
   }
 }
 
+/** A key's namespace: `session` of `session:…`; none when it has no prefix before a colon. */
+function namespaceOf(key: string): string | undefined {
+  const colon = key.indexOf(':');
+  return colon > 0 ? key.slice(0, colon) : undefined;
+}
+
 /**
- * A key standing for every key of a batch when they share one namespace (`session:` of
- * `session:…`), so the span names it; otherwise none.
+ * A key standing for every key of a batch when they share one namespace, so the span names it;
+ * otherwise none.
  */
 function sharedKeyspace(writes: readonly StoreWrite[]): string | undefined {
-  const spaces = new Set(writes.map((w) => w.key.slice(0, Math.max(0, w.key.indexOf(':')))));
+  const spaces = new Set(writes.map((w) => namespaceOf(w.key)));
   const [only] = spaces;
-  return spaces.size === 1 && only ? `${only}:` : undefined;
+  return spaces.size === 1 && only !== undefined ? `${only}:` : undefined;
 }

@@ -335,7 +335,6 @@ export class SqliteSessionStore implements SessionStore {
     return this.run(() => {
       assertValidKey(key);
       assertValidMember(member);
-      assertValidTtl(ttlSeconds);
       this.addMemberInTransaction(key, member, ttlSeconds)();
     });
   }

@@ -1,14 +1,21 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { testConfig } from '../../test/support/test-config';
 import {
   BRANDS,
   Brand,
   REDIRECT_BRANDS,
   SOURCE_SITES,
+  LOGOS,
+  LOGO_ARTWORK,
+  LOGO_VARIANTS,
   faviconPath,
   isRedirectBrand,
+  logoBox,
   logoPath,
 } from '../shared/brand';
 import { BRAND_DEFINITIONS } from '../shared/brand-definitions';
+import { PROJECT_ROOT } from '../config/project-paths';
 import { brandFromReferrer } from './brand-from-referrer';
 import { parseBrandParam } from '../shared/brand-query';
 
@@ -140,6 +147,25 @@ describe('brand configuration (§3)', () => {
     expect(BRAND_DEFINITIONS.goldin.favicon).toBe('default');
     expect(logoPath('psavault', 'black')).toBe('/static/brand/logo-psavault-black.svg');
     expect(faviconPath('pcgs')).toBe('/static/brand/favicon-pcgs.svg');
+  });
+
+  it('knows each logo file’s artwork size (its viewBox), so a lazy <img> keeps its box', () => {
+    for (const logo of LOGOS)
+      for (const variant of LOGO_VARIANTS) {
+        const file = path.join(
+          PROJECT_ROOT,
+          'client/public',
+          logoPath(logo, variant).replace('/static/', ''),
+        );
+        const viewBox = /viewBox="0 0 (\d+) (\d+)"/.exec(fs.readFileSync(file, 'utf8'));
+        expect({ logo, variant, size: viewBox?.slice(1).map(Number) }).toEqual({
+          logo,
+          variant,
+          size: [LOGO_ARTWORK[logo].width, LOGO_ARTWORK[logo].height],
+        });
+      }
+    expect(logoBox('psa', 32)).toEqual({ width: 60, height: 32 });
+    expect(logoBox('collectors', 32)).toEqual({ width: 163, height: 32 });
   });
 });
 

@@ -80,6 +80,27 @@ export function logoPath(logo: Logo, variant: LogoVariant): string {
   return `/static/brand/logo-${logo}-${variant}.svg`;
 }
 
+/**
+ * Each logo's artwork size, its SVG's viewBox (both variants; brand.spec reads the files). The pages
+ * load logos lazily, after the first paint (issue 18 item 5), so every <img> carries its box: the
+ * browser reserves the space before the file arrives and nothing moves when it does.
+ */
+export const LOGO_ARTWORK: Readonly<
+  Record<Logo, { readonly width: number; readonly height: number }>
+> = {
+  collectors: { width: 244, height: 48 },
+  pcgs: { width: 112, height: 48 },
+  psa: { width: 90, height: 48 },
+  psavault: { width: 222, height: 48 },
+  wata: { width: 112, height: 48 },
+};
+
+/** The `width` and `height` attributes of `logo` shown `height` CSS pixels high. */
+export function logoBox(logo: Logo, height: number): { width: number; height: number } {
+  const artwork = LOGO_ARTWORK[logo];
+  return { width: Math.round((artwork.width * height) / artwork.height), height };
+}
+
 export function faviconPath(favicon: Favicon): string {
   return `/static/brand/favicon-${favicon}.svg`;
 }

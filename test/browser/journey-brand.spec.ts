@@ -30,9 +30,15 @@ describe('the brand on the IdP’s sign-in steps in Chromium (issue 14 item 3)',
     return {
       logoSrc: await logo.getAttribute('src'),
       logoAlt: await logo.getAttribute('alt'),
-      // The image really loaded (a wrong path would leave it broken, 0 wide).
-      logoLoaded: await logo.evaluate(
-        (img: HTMLImageElement) => img.complete && img.naturalWidth > 0,
+      // The image really loaded (a wrong path would leave it broken, 0 wide). It is lazy (BrandLogo),
+      // with its box reserved, so it can be visible before its file has arrived: wait for the file.
+      logoLoaded: await logo.evaluate((img: HTMLImageElement) =>
+        img.complete
+          ? img.naturalWidth > 0
+          : new Promise<boolean>((resolve) => {
+              img.addEventListener('load', () => resolve(img.naturalWidth > 0));
+              img.addEventListener('error', () => resolve(false));
+            }),
       ),
       favicon: await page.getAttribute('link[rel="icon"]', 'href'),
       footer: await page

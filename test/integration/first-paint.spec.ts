@@ -11,7 +11,7 @@ import { TestApp, startTestApp } from '../support/test-app';
  * (the timing itself is measured only by `npm run bench:page`). For /collection, the first sign-in
  * step and the error page: the only render-blocking style is the inline one, under the response's CSP
  * nonce, holding the build's first-paint rules; nothing in <head> is fetched or run before the paint
- * (no stylesheet link, no script, no preload); no stylesheet is linked at all (one at the end of
+ * (no stylesheet link, no script, no preload), nor is any image (each is lazy, with its box); no stylesheet is linked at all (one at the end of
  * <body> stops Chromium's parser until it loads); the preloads (modules, and the rules only the
  * script uses) come after the page's content; the consent dialog's stylesheet is not loaded.
  */
@@ -87,6 +87,22 @@ describe('first paint: what a page needs before it can paint is in its HTML (iss
         links: [expect.stringMatching(/^<link rel="icon" /)],
       });
       expect(page.head).not.toContain('<script');
+    }
+  });
+
+  it('no image is fetched before the first paint, and each keeps its box until it arrives', () => {
+    // An SVG <img> is a document Chromium builds on the page's main thread when the file arrives;
+    // fetched with the page, the logo held back /collection's first full paint (BrandLogo).
+    for (const [name, res] of pages()) {
+      const images = [...structure(res).html.matchAll(/<img\b[^>]*>/g)].map((m) => m[0]);
+      expect({ name, some: images.length > 0 }).toEqual({ name, some: true });
+      for (const img of images)
+        expect({ name, img }).toEqual({
+          name,
+          img: expect.stringMatching(
+            /^(?=.*\bloading="lazy")(?=.*\bwidth="\d+")(?=.*\bheight="\d+")/,
+          ),
+        });
     }
   });
 

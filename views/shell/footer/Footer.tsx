@@ -1,5 +1,5 @@
 import { useContext } from 'react';
-import { logoPath } from '../../../src/shared/brand';
+import { BrandLogo } from '../BrandLogo';
 import type { Translate } from '../../../src/shared/translate';
 import type { PageFrameData } from '../shell-data';
 import { ShellServicesContext } from '../shell-services';
@@ -52,15 +52,11 @@ export function Footer({ data, t, variant = 'default', onOpenConsent }: FooterPr
           </nav>
         )}
         <div className="site-footer__bottom">
-          {/* lazy: below the fold, and React then emits no <link rel=preload> for it */}
           {model.logo && (
-            <img
+            <BrandLogo
               className="site-footer__logo"
-              src={logoPath(model.logo.logo, 'color')}
+              logo={model.logo.logo}
               alt={t(model.logo.altKey)}
-              height={32}
-              loading="lazy"
-              decoding="async"
             />
           )}
           <p className="site-footer__copyright">{t(model.copyrightKey, { year: data.year })}</p>

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { logoPath } from '../../../src/shared/brand';
 import { isDeveloperEnv } from '../../../src/shared/environment';
 import type { Translate } from '../../../src/shared/translate';
 import { Button } from '../../ui/Button';
+import { BrandLogo } from '../BrandLogo';
 import type { ShellData } from '../shell-data';
 import { AccountMenu } from './AccountMenu';
 import { debounce } from './debounce';
@@ -89,15 +89,7 @@ export function FullHeader({ data, t }: FullHeaderProps) {
       </a>
       <div className="site-header__bar">
         <a className="site-header__logo" href={homeHref(data)}>
-          <img
-            src={logoPath(FULL_HEADER_LOGO, 'color')}
-            alt={t(`header.logoAlt.${FULL_HEADER_LOGO}`)}
-            width={60}
-            height={32}
-            // React 19 would otherwise emit a <link rel="preload"> before the markup, which the client
-            // render does not produce (hydration must match); images load at low priority anyway.
-            fetchPriority="low"
-          />
+          <BrandLogo logo={FULL_HEADER_LOGO} alt={t(`header.logoAlt.${FULL_HEADER_LOGO}`)} />
         </a>
         <div className="site-header__actions">
           <Button href={submit.href} size="md" className="site-header__submit">

@@ -1,6 +1,6 @@
-import { logoPath } from '../../../src/shared/brand';
 import type { Translate } from '../../../src/shared/translate';
 import { Button } from '../../ui/Button';
+import { BrandLogo } from '../BrandLogo';
 import type { ShellData } from '../shell-data';
 import { simpleHeaderLogo } from './header-brand';
 
@@ -32,14 +32,10 @@ export function SimpleHeader({ data, t, backHref }: SimpleHeaderProps) {
             {t('header.actions.back')}
           </Button>
         ) : null}
-        <img
+        <BrandLogo
           className="simple-site-header__logo"
-          src={logoPath(logo, 'color')}
+          logo={logo}
           alt={t(`header.brandNames.${logo}`)}
-          height={32}
-          // React 19 would otherwise emit a <link rel="preload"> before the markup, which the client
-          // render does not produce (hydration must match); images load at low priority anyway.
-          fetchPriority="low"
         />
       </div>
     </header>

@@ -11,9 +11,10 @@ import { TestApp, startTestApp } from '../support/test-app';
  * (the timing itself is measured only by `npm run bench:page`). For /collection, the first sign-in
  * step and the error page: the only render-blocking style is the inline one, under the response's CSP
  * nonce, holding the build's first-paint rules; nothing in <head> is fetched or run before the paint
- * (no stylesheet link, no script, no preload), nor is any image (each is lazy, with its box); no stylesheet is linked at all (one at the end of
- * <body> stops Chromium's parser until it loads); the preloads (modules, and the rules only the
- * script uses) come after the page's content; the consent dialog's stylesheet is not loaded.
+ * (no stylesheet link, no script, no preload), nor is any image (each is lazy, with its box); no
+ * stylesheet is linked at all (one at the end of <body> stops Chromium's parser until it loads); the
+ * preloads (modules, and the rules only the script uses) come after the page's content; the consent
+ * dialog's stylesheet is not loaded.
  */
 const manifest = () =>
   JSON.parse(fs.readFileSync(path.join(CLIENT_DIST_DIR, 'manifest.json'), 'utf8')) as {

@@ -177,7 +177,8 @@ export class SqliteSessionStore implements SessionStore {
       ping: this.db.prepare('SELECT 1'),
     };
     this.statements = s;
-    // Transaction functions made once, not one per call. A batch runs addMemberNow directly, inside its own.
+    // Transaction functions made once, not one per call. A batch runs addMemberNow directly,
+    // inside its own transaction.
     this.addMemberInTransaction = this.db.transaction((key: string, member: string, ttl: number) =>
       this.addMemberNow(key, member, ttl),
     );

@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { pooledRandomBytes } from '../common/random-bytes';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** W3C Trace Context §3.2: the header that carries a trace into and out of a request. */
@@ -100,22 +100,10 @@ function newSpanId(): string {
   return randomId(8, ZERO_SPAN_ID);
 }
 
-/**
- * Random ids from a pool refilled 4 KiB at a time: one CSPRNG call per ~170 requests rather than
- * two per request (the same idea as crypto.randomUUID's entropy cache). Ids must not be all zero
- * (§3.2.2.3, §3.2.2.4).
- */
-const pool = Buffer.alloc(4096);
-let poolOffset = pool.length;
-
+/** A random id (§3.2.2.3, §3.2.2.4: never all zero), from the process's pool of CSPRNG bytes. */
 function randomId(bytes: number, zero: string): string {
   for (;;) {
-    if (poolOffset + bytes > pool.length) {
-      randomFillSync(pool);
-      poolOffset = 0;
-    }
-    const id = pool.toString('hex', poolOffset, poolOffset + bytes);
-    poolOffset += bytes;
+    const id = pooledRandomBytes(bytes).toString('hex');
     if (id !== zero) return id;
   }
 }

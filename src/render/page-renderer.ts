@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from '../common/random-bytes';
 import { Inject, Injectable } from '@nestjs/common';
 import { createElement, type ReactElement } from 'react';
 import { MessagePage } from '../../views/MessagePage';
@@ -66,7 +66,7 @@ export class PageRenderer {
    * under a fresh nonce, and the policy that allows them (no scripts: the page has none).
    */
   framed(frame: PageFrameData, title: string, body: ReactElement): FramedPage {
-    const nonce = randomBytes(16).toString('base64');
+    const nonce = pooledRandomBytes(16).toString('base64');
     const html = renderPage(body, {
       lang: frame.locale,
       title,

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { I18nService } from 'nestjs-i18n';
 import { AppLogger } from '../logging/app-logger';
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from '../common/random-bytes';
 import { createElement } from 'react';
 import { PageRoot } from '../../views/pages/PageRoot';
 import { scriptSafeJson } from '../../views/Document';
@@ -116,12 +116,13 @@ export class ShellRenderer {
     const data = this.data(req, options);
     let html: string;
     let status = options.status ?? 200;
-    const nonce = randomBytes(16).toString('base64');
+    const nonce = pooledRandomBytes(16).toString('base64');
     try {
       html = this.html(data, options.titleKey, nonce);
     } catch (error) {
       // §8 "Unhandled render error": logged with its message and path; the page shows the id.
-      const correlationId = typeof req.id === 'string' ? req.id : randomBytes(8).toString('hex');
+      const correlationId =
+        typeof req.id === 'string' ? req.id : pooledRandomBytes(8).toString('hex');
       this.logger.error(
         { err: error, correlationId, path: req.path, page: options.page },
         'render error',

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { pooledRandomBytes } from '../common/random-bytes';
 import type { SessionStore } from './session-store';
 import type { TokenVault } from './token-vault';
 
@@ -8,7 +9,7 @@ export const ONE_TIME_KEY_BYTES = 32;
 const MAX_PRESENTED_KEY_LENGTH = 200;
 
 export const randomKey = (bytes = ONE_TIME_KEY_BYTES): string =>
-  randomBytes(bytes).toString('base64url');
+  pooledRandomBytes(bytes).toString('base64url');
 
 const sha256 = (value: string): string => createHash('sha256').update(value).digest('base64url');
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type KeyObject, createHmac, createSecretKey, randomBytes } from 'node:crypto';
+import { type KeyObject, createHmac, createSecretKey } from 'node:crypto';
+import { pooledRandomBytes } from '../common/random-bytes';
 import type { Brand } from '../shared/brand';
 import type { ShellPendingStep } from '../shared/pending-step';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -195,7 +196,7 @@ export class Sessions {
     now = Date.now(),
     options: CreateOptions = {},
   ): Promise<string> {
-    const id = randomBytes(32).toString('base64url');
+    const id = pooledRandomBytes(32).toString('base64url');
     const handle = this.handle(id);
     const indexes = [
       this.subjectKey(record.sub),

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from '../common/random-bytes';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppLogger } from '../logging/app-logger';
 import { IdpError, OidcClient } from '../oidc/oidc-client';
@@ -66,7 +66,7 @@ export class TokenRefresher {
     // The lock holds a value of this attempt's own, so only this attempt releases it: one that ran
     // past LOCK_TTL_SECONDS must not delete the lock another instance has taken since (issue 15
     // item 10, compare-and-delete).
-    const holder = randomBytes(16).toString('base64url');
+    const holder = pooledRandomBytes(16).toString('base64url');
     if (!(await this.store.setIfAbsent(lockKey, holder, LOCK_TTL_SECONDS)))
       return this.waitForOtherInstance(sessionId, record, lockKey, mayWaitAgain);
     try {

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { pooledRandomBytes } from '../common/random-bytes';
 
 /** One key of the ring: its id (written beside what it sealed) and 32 bytes of AES-256 key. */
 export interface VaultKey {
@@ -36,7 +37,7 @@ export class TokenVault {
 
   /** `v1.<key id>.<iv>.<ciphertext>.<tag>`, base64url, for `context` (e.g. the record's store key). */
   seal(plain: string, context: string): string {
-    const iv = randomBytes(IV_BYTES);
+    const iv = pooledRandomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.current.key, iv, {
       authTagLength: TAG_BYTES,
     });

@@ -1,4 +1,5 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { pooledRandomBytes } from '../../common/random-bytes';
 import type { SessionStore } from '../../session/session-store';
 import type { FactorType } from '../accounts/factor-store';
 import type { PutOffStep } from '../provider/put-off-steps';
@@ -73,7 +74,7 @@ export class FlowRecords {
 }
 
 export function newCsrfToken(): string {
-  return randomBytes(24).toString('base64url');
+  return pooledRandomBytes(24).toString('base64url');
 }
 
 export function csrfMatches(expected: string, received: unknown): boolean {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from '../../common/random-bytes';
 import { createElement } from 'react';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { ProviderErrorPage } from '../../../views/signin/ProviderErrorPage';
@@ -68,7 +68,7 @@ export function providerPages(
       // In the language the sign-out was asked in: this service sends ui_locales (issue 14 item 2).
       const locale = journeyLocale(ctx.oidc.params);
       const t = pages.translator(locale);
-      const nonce = randomBytes(16).toString('base64');
+      const nonce = pooledRandomBytes(16).toString('base64');
       ctx.set('Cache-Control', 'no-store');
       ctx.set(
         'Content-Security-Policy',

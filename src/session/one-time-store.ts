@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { pooledRandomBytes } from '../common/random-bytes';
 import type { SessionStore } from './session-store';
 import type { TokenVault } from './token-vault';
@@ -11,7 +11,8 @@ const MAX_PRESENTED_KEY_LENGTH = 200;
 export const randomKey = (bytes = ONE_TIME_KEY_BYTES): string =>
   pooledRandomBytes(bytes).toString('base64url');
 
-const sha256 = (value: string): string => createHash('sha256').update(value).digest('base64url');
+/** Node's one-shot hash: no Hash object for a short key (see bindingHashOf). */
+const sha256 = (value: string): string => hash('sha256', value, 'base64url');
 
 /**
  * Values handed out under a random key and taken back exactly once: OIDC login state, logout state,

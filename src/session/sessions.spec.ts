@@ -1,4 +1,8 @@
-import { SESSION_TTL_SECONDS, sessionTtlSeconds } from './sessions';
+import * as path from 'node:path';
+import { tempDataDir, testConfig } from '../../test/support/test-config';
+import { OPENED_RECORDS_KEPT, SESSION_TTL_SECONDS, Sessions, sessionTtlSeconds } from './sessions';
+import { SqliteSessionStore } from './sqlite-session-store';
+import { TokenVault } from './token-vault';
 
 /**
  * How long the store keeps a session (issue 14 item 7): a year while a refresh token can renew it,
@@ -25,5 +29,110 @@ describe(sessionTtlSeconds.name, () => {
     ],
   ])('%s: %d s', (_name, tokens, expected) => {
     expect(sessionTtlSeconds({ accessToken: 'at', ...tokens }, now)).toBe(expected);
+  });
+});
+
+/**
+ * Opened records are kept while the store holds the exact text they were opened from (issue 18 item
+ * 2: parsing and opening cost 60-110 µs a request under load). What a collector or an attacker could
+ * notice: a change made anywhere (this instance, another one sharing the store, someone editing the
+ * store) is seen at the next read, and an ended session stays ended.
+ */
+describe('Sessions: opened records kept by their stored text', () => {
+  const config = testConfig();
+  let dir: string;
+  let store: SqliteSessionStore;
+  let vault: TokenVault;
+  let sessions: Sessions;
+  const record = {
+    brand: 'psa' as const,
+    sub: 'collector-1',
+    tokens: { accessToken: 'at-1', refreshToken: 'rt-1', expiresAt: 4_000_000_000 },
+    account: { email: 'c@example.com', factors: ['totp' as const] },
+  };
+
+  beforeEach(() => {
+    dir = tempDataDir();
+    store = new SqliteSessionStore(path.join(dir, 'sessions.sqlite'));
+    vault = new TokenVault(config.tokenKeys);
+    sessions = new Sessions(store, config, vault);
+  });
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await store.close();
+  });
+
+  it('opens an unchanged record once, and gives every reader the same frozen record', async () => {
+    const id = await sessions.create(record);
+    const open = jest.spyOn(vault, 'open');
+    const first = await sessions.get(id);
+    const second = await sessions.get(id);
+    expect(open).toHaveBeenCalledTimes(1);
+    expect(second).toBe(first);
+    expect(first?.tokens.accessToken).toBe('at-1');
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first?.tokens)).toBe(true);
+    expect(Object.isFrozen(first?.account?.factors)).toBe(true);
+    expect(() => {
+      (first!.tokens as { accessToken: string }).accessToken = 'stolen';
+    }).toThrow(TypeError);
+  });
+
+  it('sees new tokens at once, whoever wrote them (another instance sharing the store)', async () => {
+    const id = await sessions.create(record);
+    await sessions.get(id);
+    const other = new Sessions(store, config, new TokenVault(config.tokenKeys));
+    await other.updateTokens(id, { accessToken: 'at-2', refreshToken: 'rt-2', expiresAt: 4e9 });
+    expect((await sessions.get(id))?.tokens.accessToken).toBe('at-2');
+  });
+
+  it('keeps what it wrote itself: no second opening after a refresh or a touch', async () => {
+    const id = await sessions.create(record);
+    await sessions.updateTokens(id, { accessToken: 'at-3', expiresAt: 4e9, refreshToken: 'rt-3' });
+    const open = jest.spyOn(vault, 'open');
+    expect((await sessions.get(id))?.tokens.accessToken).toBe('at-3');
+    const touched = await sessions.touch(id, (await sessions.get(id))!, Date.now() + 3_600_000);
+    expect(await sessions.get(id)).toBe(touched);
+    expect(open).not.toHaveBeenCalled();
+  });
+
+  it('an ended session stays ended, here and when another instance ended it', async () => {
+    const mine = await sessions.create(record);
+    await sessions.get(mine);
+    await sessions.delete(mine);
+    expect(await sessions.get(mine)).toBeUndefined();
+
+    const theirs = await sessions.create(record);
+    await sessions.get(theirs);
+    await new Sessions(store, config, new TokenVault(config.tokenKeys)).delete(theirs);
+    expect(await sessions.get(theirs)).toBeUndefined();
+  });
+
+  it('a record altered in the store is no session, though it was opened before', async () => {
+    const id = await sessions.create(record);
+    expect(await sessions.get(id)).toBeDefined();
+    const key = sessions.key(id);
+    const raw = (await store.get(key))!;
+    const stored = JSON.parse(raw) as { tokens: string };
+    // The attacker swaps the sealed tokens' last characters (the GCM tag) and keeps everything else.
+    const tampered = JSON.stringify({ ...stored, tokens: `${stored.tokens.slice(0, -4)}AAAA` });
+    await store.set(key, tampered, 3600);
+    expect(await sessions.get(id)).toBeUndefined();
+    // Putting the genuine text back is a session again: it opens as it did the first time.
+    await store.set(key, raw, 3600);
+    expect((await sessions.get(id))?.tokens.accessToken).toBe('at-1');
+  });
+
+  it(`keeps at most ${OPENED_RECORDS_KEPT} records, the oldest going first`, async () => {
+    const ids: string[] = [];
+    for (let i = 0; i <= OPENED_RECORDS_KEPT; i++) {
+      ids.push(await sessions.create({ ...record, sub: `collector-${i}` }));
+    }
+    for (const id of ids) await sessions.get(id);
+    const open = jest.spyOn(vault, 'open');
+    await sessions.get(ids[ids.length - 1]);
+    expect(open).not.toHaveBeenCalled();
+    await sessions.get(ids[0]);
+    expect(open).toHaveBeenCalledTimes(1);
   });
 });

@@ -93,6 +93,19 @@ export interface ListedSession {
 
 const HANDLE = /^[A-Za-z0-9_-]{43}$/;
 
+/**
+ * How many opened records Sessions keeps (parse): the sessions in use at once on one instance, a few
+ * kilobytes each, so at most a few megabytes.
+ */
+export const OPENED_RECORDS_KEPT = 2000;
+
+/** A record and what it holds, frozen: a kept record is shared by every request that reads it. */
+function frozen(record: SessionRecord): SessionRecord {
+  Object.freeze(record.tokens);
+  if (record.account) Object.freeze(Object.freeze(record.account).factors);
+  return Object.freeze(record);
+}
+
 /** A session's entry in one of its index sets, kept as long as a session can live. */
 function addMember(key: string, handle: string): StoreWrite {
   return { op: 'addMember', key, member: handle, ttlSeconds: SESSION_TTL_SECONDS };
@@ -122,6 +135,11 @@ export class Sessions {
   private readonly idleMs: number;
   private readonly absoluteMs: number;
   private readonly touchIntervalMs: number;
+  /** Opened records by store key, with the stored text each was opened from (parse). */
+  private readonly opened = new Map<
+    string,
+    { readonly raw: string; readonly record: SessionRecord }
+  >();
 
   constructor(
     @Inject(SESSION_STORE) private readonly store: SessionStore,
@@ -171,12 +189,41 @@ export class Sessions {
    * A stored record, its tokens opened. Records from before sealing (tokens as an object) are read as
    * they are and sealed at their next write. One that cannot be opened (its key left the ring, or it
    * was altered) is no session.
+   *
+   * Opened records are kept by store key with the exact text they were opened from, and reused only
+   * while the store still holds that text: parsing and opening a record cost 60-110 µs of a signed-in
+   * request under `npm run bench`'s load (issue 18 item 2), and a session is read on every request
+   * but written at most once a minute (touch). Any change to the stored text (a touch, a refresh,
+   * another instance's write, tampering) opens it again; a session the store no longer has is never
+   * looked up. The key ring is fixed for the life of the process, so a key taken out of it (a restart)
+   * starts with nothing kept. Records are frozen: one kept record is shared by every reader.
    */
   private parse(key: string, raw: string): SessionRecord | undefined {
+    const kept = this.opened.get(key);
+    if (kept?.raw === raw) return kept.record;
+    const record = this.open(key, raw);
+    if (record) this.keep(key, raw, record);
+    else this.opened.delete(key);
+    return record;
+  }
+
+  private open(key: string, raw: string): SessionRecord | undefined {
     const stored = JSON.parse(raw) as Omit<SessionRecord, 'tokens'> & { tokens: unknown };
-    if (typeof stored.tokens !== 'string') return stored as SessionRecord;
+    if (typeof stored.tokens !== 'string') return frozen(stored as SessionRecord);
     const opened = this.vault.open(stored.tokens, key);
-    return opened === undefined ? undefined : { ...stored, tokens: JSON.parse(opened) as TokenSet };
+    return opened === undefined
+      ? undefined
+      : frozen({ ...stored, tokens: JSON.parse(opened) as TokenSet });
+  }
+
+  /** Keeps an opened record; the oldest kept goes first once OPENED_RECORDS_KEPT are kept. */
+  private keep(key: string, raw: string, record: SessionRecord): void {
+    this.opened.delete(key);
+    if (this.opened.size >= OPENED_RECORDS_KEPT) {
+      const oldest = this.opened.keys().next().value;
+      if (oldest !== undefined) this.opened.delete(oldest);
+    }
+    this.opened.set(key, { raw, record });
   }
 
   static isWellFormedId(id: unknown): id is string {
@@ -272,10 +319,13 @@ export class Sessions {
    */
   async touch(id: string, record: SessionRecord, now = Date.now()): Promise<SessionRecord> {
     if (now - record.lastUsedAt < this.touchIntervalMs) return record;
-    const touched = { ...record, lastUsedAt: now };
+    const touched = frozen({ ...record, lastUsedAt: now });
     const key = this.key(id);
+    const raw = this.serialize(key, touched);
     // Never brings back a session that was ended meanwhile.
-    await this.store.replace(key, this.serialize(key, touched), this.ttlSeconds(touched, now));
+    if (await this.store.replace(key, raw, this.ttlSeconds(touched, now))) {
+      this.keep(key, raw, touched);
+    }
     return touched;
   }
 
@@ -286,15 +336,13 @@ export class Sessions {
   ): Promise<SessionRecord | undefined> {
     const record = await this.get(id);
     if (!record) return undefined;
-    const updated = { ...record, tokens, lastUsedAt: now };
+    const updated = frozen({ ...record, tokens, lastUsedAt: now });
     const key = this.key(id);
+    const raw = this.serialize(key, updated);
     // A session ended while its tokens were being refreshed stays ended.
-    const written = await this.store.replace(
-      key,
-      this.serialize(key, updated),
-      this.ttlSeconds(updated, now),
-    );
-    return written ? updated : undefined;
+    if (!(await this.store.replace(key, raw, this.ttlSeconds(updated, now)))) return undefined;
+    this.keep(key, raw, updated);
+    return updated;
   }
 
   /** Ends a session; returns its record when there was one. */
@@ -309,6 +357,7 @@ export class Sessions {
     const key = `session:${handle}`;
     const raw = await this.store.take(key);
     const record = raw ? this.parse(key, raw) : undefined;
+    this.opened.delete(key);
     if (!record) return undefined;
     await this.store.removeMember(this.subjectKey(record.sub), handle);
     if (record.idpSid) await this.store.removeMember(this.idpSidKey(record.idpSid), handle);

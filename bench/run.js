@@ -26,6 +26,10 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
  */
 const BASELINE = process.env.BENCH_BASELINE;
 
+/** The signed-in hop to a brand, and the API batch of three queries, as every table measures them. */
+const SIGNIN_PATH = `/signin?b=psa&r=${encodeURIComponent('https://dev.psacard.com/orders')}`;
+const BATCH_PATH = `/account.status,account.status,account.status?batch=1&input=${encodeURIComponent('{}')}`;
+
 const signIn = async (base) => (await signedIn(base)).cookie;
 
 function summary(name, r) {
@@ -270,6 +274,15 @@ async function phoneBytes(base, cookie) {
 }
 
 async function main() {
+  // BENCH_ONLY=baseline (with BENCH_BASELINE): the before/after table of the hot paths alone, for
+  // trying a change in a few minutes rather than a whole run.
+  if (process.env.BENCH_ONLY === 'baseline') {
+    if (!BASELINE) throw new Error('BENCH_ONLY=baseline needs BENCH_BASELINE');
+    const rows = await compareWithBaseline(SIGNIN_PATH, BATCH_PATH);
+    console.log(`This checkout against ${BASELINE} (ratios above 1.00: this one is faster):`);
+    console.table(rows);
+    return;
+  }
   await coldStarts();
   // BENCH_ONLY=cold-start: the start-up times alone.
   if (process.env.BENCH_ONLY === 'cold-start') return;
@@ -291,8 +304,8 @@ async function main() {
   const floors = {};
   const paths = {};
   let phone;
-  const signinPath = `/signin?b=psa&r=${encodeURIComponent('https://dev.psacard.com/orders')}`;
-  const batchPath = `/account.status,account.status,account.status?batch=1&input=${encodeURIComponent('{}')}`;
+  const signinPath = SIGNIN_PATH;
+  const batchPath = BATCH_PATH;
   try {
     // This service's own middleware stack (request id and trace, metrics, security headers, the
     // guard) on a route that does no work and writes no log line: what every request pays.

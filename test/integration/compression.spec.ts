@@ -17,11 +17,16 @@ interface Raw {
   bytes: Buffer;
 }
 
-function get(base: string, urlPath: string, headers: Record<string, string> = {}): Promise<Raw> {
+function get(
+  base: string,
+  urlPath: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<Raw> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     http
-      .get({ hostname, port, path: urlPath, headers }, (res) => {
+      .request({ hostname, port, path: urlPath, headers, method }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () =>
@@ -32,7 +37,8 @@ function get(base: string, urlPath: string, headers: Record<string, string> = {}
           }),
         );
       })
-      .on('error', reject);
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -94,6 +100,24 @@ describe('compression on (the default)', () => {
     expect(plain.headers['content-length']).toBe(String(plain.bytes.length));
     expect(decode(br).toString()).toContain('<html lang="en-US"');
     expect(br.bytes.length).toBeLessThan(plain.bytes.length / 2);
+  });
+
+  it('a page in Japanese says its length in bytes, not characters', async () => {
+    const plain = await get(t.url, '/ja-JP/collection', { cookie });
+    expect(plain.status).toBe(200);
+    expect(plain.bytes.toString()).toContain('<html lang="ja-JP"');
+    expect(plain.headers['content-length']).toBe(String(plain.bytes.length));
+    expect(plain.bytes.length).toBeGreaterThan(plain.bytes.toString().length);
+  });
+
+  it('HEAD of a page: the headers a GET gets, no body', async () => {
+    const head = await get(t.url, '/collection', { cookie }, 'HEAD');
+    expect(head.status).toBe(200);
+    expect(head.bytes).toHaveLength(0);
+    expect(head.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(head.headers['cache-control']).toBe('no-store');
+    expect(head.headers['content-security-policy']).toMatch(/script-src 'self' 'nonce-/);
+    expect(Number(head.headers['content-length'])).toBeGreaterThan(1024);
   });
 
   it('an answer to a request that accepts no coding goes plain, with Vary, the redirect too', async () => {

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
@@ -10,6 +11,19 @@ export class RateLimitGuard extends ThrottlerGuard {
     if (context.getType() !== 'http') return Promise.resolve(true);
     const req = context.switchToHttp().getRequest<Request>();
     return Promise.resolve(rateLimitGroup(req.method, req.path) === undefined);
+  }
+
+  /**
+   * The counter's key, the same text and SHA-256 as ThrottlerGuard's own (so counters carry over), from
+   * Node's one-shot hash: ThrottlerGuard makes a Hash object per throttler per request (1.8 µs against
+   * 0.5 µs here, and the signed-in redirect counts twice: issue 18 item 2).
+   */
+  protected override generateKey(context: ExecutionContext, suffix: string, name: string): string {
+    return hash(
+      'sha256',
+      `${context.getClass().name}-${context.getHandler().name}-${name}-${suffix}`,
+      'hex',
+    );
   }
 
   /**

@@ -108,6 +108,16 @@ describe('Sessions: opened records kept by their stored text', () => {
     expect(await sessions.get(theirs)).toBeUndefined();
   });
 
+  it('keeps no opened tokens of a session the store no longer has', async () => {
+    const kept = () => (sessions as unknown as { opened: Map<string, unknown> }).opened.size;
+    const id = await sessions.create(record);
+    await sessions.get(id);
+    expect(kept()).toBe(1);
+    await new Sessions(store, config, new TokenVault(config.tokenKeys)).delete(id);
+    expect(await sessions.get(id)).toBeUndefined();
+    expect(kept()).toBe(0);
+  });
+
   it('a record altered in the store is no session, though it was opened before', async () => {
     const id = await sessions.create(record);
     expect(await sessions.get(id)).toBeDefined();

@@ -310,7 +310,10 @@ export class Sessions {
     if (!Sessions.isWellFormedId(id)) return undefined;
     const key = this.key(id);
     const raw = await this.store.get(key);
-    return raw ? this.parse(key, raw) : undefined;
+    if (raw) return this.parse(key, raw);
+    // Ended or forgotten (perhaps by another instance): its opened tokens are not kept either.
+    this.opened.delete(key);
+    return undefined;
   }
 
   /**

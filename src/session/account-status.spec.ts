@@ -46,6 +46,33 @@ describe('the account state of a session (§3) and its pending step (§2)', () =
     expect(pendingStepOf(session(claims, extra), brand)).toBe(expected);
   });
 
+  it('reads the claims of the token set it is given: a refresh that brings new claims changes the state', () => {
+    const before = session({ setupMfa: true });
+    expect(accountStatus(before)).toMatchObject({ setupMfa: true });
+    // Touched: the same token set in a new record; the claims are those already read.
+    expect(accountStatus({ ...before, lastUsedAt: 1 })).toMatchObject({ setupMfa: true });
+    // Refreshed: a new token set whose ID token no longer asks for the set-up.
+    const refreshed = { ...before, tokens: { ...before.tokens, idToken: idToken({}) } };
+    expect(accountStatus(refreshed)).toMatchObject({ setupMfa: false });
+    expect(accountStatus(before)).toMatchObject({ setupMfa: true });
+  });
+
+  it('an ID token that cannot be read, or none, states no flags and no id', () => {
+    const unreadable = session(
+      {},
+      { tokens: { accessToken: 'a', idToken: 'not.a-jwt', expiresAt: 0 } },
+    );
+    const none = session({}, { tokens: { accessToken: 'a', expiresAt: 0 } });
+    for (const record of [unreadable, unreadable, none]) {
+      expect(accountStatus(record)).toEqual({
+        isSignedIn: true,
+        isMigrating: false,
+        setupMfa: false,
+        showSurvey: false,
+      });
+    }
+  });
+
   it("promptMfaSignin is 'false' only when the session holds the collector's \"Not now\" (issue 14 item 6)", () => {
     expect(promptMfaSigninOf(session({}, { promptMfaSignin: false }))).toBe('false');
     expect(promptMfaSigninOf(session({}))).toBeUndefined();

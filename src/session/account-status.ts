@@ -1,8 +1,30 @@
 import { decodeJwt } from 'jose';
-import type { SessionRecord } from './sessions';
+import type { SessionRecord, TokenSet } from './sessions';
 import { AuthUserState, SIGNED_OUT, shellGuard } from '../shared/shell-guard';
 import type { Brand } from '../shared/brand';
 import type { ShellPendingStep } from '../shared/pending-step';
+
+/** The ID token's claims, by the token set they came in. */
+const claimsOfTokens = new WeakMap<TokenSet, Readonly<Record<string, unknown>>>();
+
+/**
+ * The claims of a token set's ID token (none when it has none or it cannot be read), decoded once per
+ * set: Sessions keeps a session's opened record, tokens frozen, from request to request until they
+ * change (a refresh brings a new set, so new claims are read), and every /signin, shell page and
+ * account.status call asks for them (an API batch of three asked three times: issue 18 item 2).
+ */
+function idTokenClaims(tokens: TokenSet): Readonly<Record<string, unknown>> {
+  let claims = claimsOfTokens.get(tokens);
+  if (claims === undefined) {
+    try {
+      claims = tokens.idToken ? Object.freeze(decodeJwt(tokens.idToken)) : {};
+    } catch {
+      claims = {};
+    }
+    claimsOfTokens.set(tokens, claims);
+  }
+  return claims;
+}
 
 /**
  * §3 Auth user state from a live session: the flags come from the ID token's `customer` claims. The
@@ -11,12 +33,7 @@ import type { ShellPendingStep } from '../shared/pending-step';
  */
 export function accountStatus(record: SessionRecord | undefined): AuthUserState {
   if (!record) return SIGNED_OUT;
-  let claims: Record<string, unknown> = {};
-  try {
-    claims = record.tokens.idToken ? decodeJwt(record.tokens.idToken) : {};
-  } catch {
-    claims = {};
-  }
+  const claims = idTokenClaims(record.tokens);
   const collectorsId =
     record.collectorsId ??
     (typeof claims.CollectorsId === 'number' ? claims.CollectorsId : undefined);

@@ -6,7 +6,6 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { LiveSessions } from '../session/live-sessions';
 import type { SessionRecord } from '../session/sessions';
 import { serviceCookies } from '../cookies/response-cookies';
-import { localeOfRequest } from '../locale/request-locale';
 import { AppRouterFactory } from './app-router';
 import { MAX_HEX_INPUT } from './hex-json-transformer';
 import type { TrpcContext } from './trpc';
@@ -21,7 +20,7 @@ export const UNAUTHORIZED_LOCATION = servicePath('unauthorized', { error: 'Unaut
 export const MAX_BODY_BYTES = 4 * MAX_HEX_INPUT;
 
 /**
- * The context of one request (§7: the session cookie, the locale header, x-ssr). Exported so tests can
+ * The context of one request (§7: the session cookie, x-ssr). Exported so tests can
  * call the router through createCaller with the very context HTTP calls get.
  */
 export function createTrpcContext(
@@ -40,7 +39,6 @@ export function createTrpcContext(
   return {
     req,
     res,
-    locale: localeOfRequest(req),
     ssr: req.headers[SSR_HEADER] === '1' || req.headers[SSR_HEADER] === 'true',
     sessionId,
     session: () => (session ??= deps.liveSessions.read(sessionId, jar.sessionBinding)),

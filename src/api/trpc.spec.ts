@@ -37,7 +37,6 @@ function callerFor(call: Call) {
   const ctx: TrpcContext = {
     req: { headers: call.csrf ? { [CSRF_HEADER]: '1' } : {} } as unknown as Request,
     res: {} as Response,
-    locale: 'en-US',
     ssr: false,
     sessionId: call.sessionId,
     session: () => {

@@ -1,17 +1,19 @@
 import { TRPCError, initTRPC } from '@trpc/server';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import type { Locale } from '../shared/locale';
 import type { SessionRecord } from '../session/sessions';
 import { serverHexJsonTransformer } from './hex-json-transformer';
 import { inputErrorMessage } from './input-errors';
 import { CSRF_HEADER } from '../shared/api-wire';
 
-/** Request-scoped facts every procedure may use (§7: locale header, x-ssr, the session cookie). */
+/**
+ * Request-scoped facts every procedure may use (§7: x-ssr, the session cookie). The locale header §7
+ * has the client send is not among them: no answer depends on it (a refusal names the problem for the
+ * developer; the pages show their own translated text), so it is not worked out for every call.
+ */
 export interface TrpcContext {
   readonly req: Request;
   readonly res: Response;
-  readonly locale: Locale;
   /** Server-side renders mark their calls with x-ssr (§7); an UNAUTHORIZED then becomes a 302 (§8). */
   readonly ssr: boolean;
   readonly sessionId: string | undefined;

@@ -20,8 +20,8 @@ export const UNAUTHORIZED_LOCATION = servicePath('unauthorized', { error: 'Unaut
 export const MAX_BODY_BYTES = 4 * MAX_HEX_INPUT;
 
 /**
- * The context of one request (§7: the session cookie, x-ssr). Exported so tests can
- * call the router through createCaller with the very context HTTP calls get.
+ * The context of one request (§7: the session cookie, x-ssr). Exported so tests can call the router
+ * through createCaller with the very context HTTP calls get.
  */
 export function createTrpcContext(
   req: Request,

@@ -1,11 +1,4 @@
-import {
-  TRPCClientError,
-  createTRPCClient,
-  httpBatchLink,
-  httpLink,
-  splitLink,
-  type TRPCLink,
-} from '@trpc/client';
+import { createTRPCClient, httpBatchLink, httpLink, splitLink, type TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
 import type { AppRouter } from '../../src/api/app-router';
 import { hexJsonTransformer } from '../../src/shared/hex-json';
@@ -93,12 +86,6 @@ export function createApiClient(options: ApiClientOptions) {
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
-
-/** The message to show for a failed call: §8's network messages pass through as they are. */
-export function messageOf(error: unknown): string {
-  if (error instanceof TRPCClientError) return error.message;
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * §7 "Paginated calls add a cursor to the input": the input of page n is the query's input plus the

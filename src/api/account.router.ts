@@ -9,7 +9,7 @@ import {
   mutationProcedure,
   protectedMutationProcedure,
   protectedProcedure,
-  publicProcedure,
+  queryWithoutInput,
   requireSession,
   router,
 } from './trpc';
@@ -29,10 +29,10 @@ export function accountRouter(deps: AccountRouterDeps) {
 
   return router({
     /** §3 Auth user state, refreshing tokens as §4 requires; public, since it answers "signed out". */
-    status: publicProcedure
-      // It takes no input: anything sent is refused rather than silently ignored.
-      .input(z.undefined({ error: 'account.status takes no input' }))
-      .query(async ({ ctx }) => accountStatus(await ctx.session())),
+    // It takes no input: anything sent is refused rather than silently ignored.
+    status: queryWithoutInput('account.status takes no input', async (ctx) =>
+      accountStatus(await ctx.session()),
+    ),
 
     updateAccountInfoPartial: protectedMutationProcedure
       .input(z.strictObject({ acceptedTermsAndConditions: z.boolean() }))

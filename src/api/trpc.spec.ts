@@ -8,6 +8,8 @@ import {
   createCallerFactory,
   protectedMutationProcedure,
   protectedProcedure,
+  publicProcedure,
+  queryWithoutInput,
   router,
 } from './trpc';
 
@@ -32,7 +34,8 @@ interface Call {
   readonly session: SessionRecord | undefined;
 }
 
-function callerFor(call: Call) {
+/** The context of one call, and how often its session was read. */
+function contextFor(call: Call): { ctx: TrpcContext; reads: { count: number } } {
   const reads = { count: 0 };
   const ctx: TrpcContext = {
     req: { headers: call.csrf ? { [CSRF_HEADER]: '1' } : {} } as unknown as Request,
@@ -46,6 +49,11 @@ function callerFor(call: Call) {
     storedSession: () => Promise.resolve(call.session),
     publicOrigin: ORIGIN,
   };
+  return { ctx, reads };
+}
+
+function callerFor(call: Call) {
+  const { ctx, reads } = contextFor(call);
   return { api: createCaller(ctx), reads };
 }
 
@@ -201,5 +209,44 @@ describe('protectedProcedure and protectedMutationProcedure (§8, DESIGN.md "CSR
       code: 'UNAUTHORIZED',
       message: 'not signed in',
     });
+  });
+});
+
+describe('queryWithoutInput (§7 "Payload: none", §8)', () => {
+  const REFUSAL = 'probe takes no input';
+  // The same query both ways: the resolver's check, and the `.input()` layer it stands in for.
+  const noInput = router({
+    checked: queryWithoutInput(REFUSAL, async (ctx) => (await ctx.session())?.sub ?? null),
+    layered: publicProcedure
+      .input(z.undefined({ error: REFUSAL }))
+      .query(async ({ ctx }) => (await ctx.session())?.sub ?? null),
+  });
+  const callNoInput = createCallerFactory(noInput);
+
+  /** The answer to one input: the result or the error's code and cause, and the session reads. */
+  async function answer(which: 'checked' | 'layered', input: unknown) {
+    const { ctx, reads } = contextFor({ csrf: false, ...signedIn });
+    const api = callNoInput(ctx);
+    const call = (api[which] as (input?: unknown) => Promise<unknown>)(input);
+    try {
+      return { result: await call, reads: reads.count };
+    } catch (error) {
+      if (!(error instanceof TRPCError)) throw error;
+      return { code: error.code, cause: error.cause?.message, reads: reads.count };
+    }
+  }
+
+  it.each([
+    ['nothing', undefined, { result: 'collector-1', reads: 1 }],
+    ['an empty object', {}, { code: 'BAD_REQUEST', reads: 0 }],
+    ['null', null, { code: 'BAD_REQUEST', reads: 0 }],
+    ['a string', 'x', { code: 'BAD_REQUEST', reads: 0 }],
+    ['an array', [], { code: 'BAD_REQUEST', reads: 0 }],
+    ['zero', 0, { code: 'BAD_REQUEST', reads: 0 }],
+  ])('given %s: %o, as .input(z.undefined()) answers', async (_, input, expected) => {
+    const checked = await answer('checked', input);
+    expect(checked).toMatchObject(expected);
+    if (checked.code) expect(checked.cause).toContain(REFUSAL);
+    expect(checked).toEqual(await answer('layered', input));
   });
 });

@@ -29,6 +29,9 @@ const common = {
   moduleNameMapper: { '^\\./load-oidc-provider$': '<rootDir>/test/support/load-oidc-provider.ts' },
 };
 module.exports = {
+  // One temporary folder per run, removed at its end (test/support/run-temp-dir.js).
+  globalSetup: '<rootDir>/test/support/run-temp-dir.setup.js',
+  globalTeardown: '<rootDir>/test/support/run-temp-dir.teardown.js',
   projects: [
     {
       ...common,

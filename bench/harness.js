@@ -54,6 +54,8 @@ async function startHello() {
  */
 async function startApp(extraEnv = {}, root = ROOT, dataDir = undefined) {
   const port = await freePort();
+  // A data folder made here is the run's own: removed when the app exits.
+  const ownDataDir = dataDir === undefined;
   dataDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'bench-'));
   // The same runtime flags as `npm start` and the Dockerfile: a larger young generation means fewer
   // scavenges for a server that allocates a little per request.
@@ -90,7 +92,9 @@ async function startApp(extraEnv = {}, root = ROOT, dataDir = undefined) {
   await waitFor(`${url}/readyz`).catch((error) => {
     throw new Error(`${error.message}\n${stderr}`);
   });
-  const exit = new Promise((resolve) => child.once('exit', resolve));
+  const exit = new Promise((resolve) => child.once('exit', resolve)).then(() => {
+    if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
   return {
     url,
     pid: child.pid,

@@ -37,7 +37,7 @@ export function productionEnv(appEnv: 'qa' | 'prod' = 'prod'): Record<string, st
   };
 }
 
-/** A fresh data directory per test run, removed by the OS's tmp cleaning. */
+/** A fresh data directory per test, under the run's temporary folder (test/support/run-temp-dir.js). */
 export function tempDataDir(): string {
   return path.join(os.tmpdir(), `signon-test-${randomUUID()}`);
 }

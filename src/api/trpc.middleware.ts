@@ -84,8 +84,13 @@ export class TrpcMiddleware implements NestMiddleware {
   }
 
   use(req: Request, res: Response, next: NextFunction): void {
-    // The adapter reads the procedure path from the URL below its mount point.
-    req.url = req.originalUrl.slice(ROUTES.api.length) || '/';
+    // The adapter reads the procedure path from the URL below its mount point, and from its last
+    // segment only, so /x/account.status would reach account.status: a path of more than one segment
+    // names no procedure, and goes on (its URL untouched) to the 404 every unknown path gets.
+    const below = req.originalUrl.slice(ROUTES.api.length);
+    const query = below.indexOf('?');
+    if ((query === -1 ? below : below.slice(0, query)).lastIndexOf('/') !== 0) return next();
+    req.url = below;
     void this.handler(req, res, next);
   }
 }

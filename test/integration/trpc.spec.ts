@@ -108,6 +108,17 @@ describe('the account API at /api/collectors-web/trpc (§7, §8)', () => {
       expect(t.logs.text).toContain(res.body.result.data.correlationId);
     });
 
+    it.each([
+      ['a segment before the procedure', '/x/account.status'],
+      ['a procedure path under another', '/account.status/account.status'],
+      ['a trailing slash', '/account.status/'],
+      ['the mount path alone', '/'],
+    ])('a path with %s names no procedure: 404', async (_, path) => {
+      const res = await request(api).get(path).set('accept', 'application/json').expect(404);
+      expect(res.body).toMatchObject({ statusCode: 404, error: 'NotFound' });
+      expect(res.body.result).toBeUndefined();
+    });
+
     it('a batched GET carries each input hex-encoded under its index', async () => {
       const input = JSON.stringify({ 0: encodeHexJson(undefined) ?? null });
       const res = await request(api)

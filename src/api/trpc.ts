@@ -79,6 +79,7 @@ export function queryWithoutInput<TOutput>(
     return resolve(opts.ctx);
   });
 }
+
 /** Calls the router without HTTP, given a context (tests of the rules, STYLE.md). */
 export const createCallerFactory = t.createCallerFactory;
 

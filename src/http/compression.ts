@@ -40,11 +40,8 @@ export function dynamicCompression(): RequestHandler {
     // A request without Accept-Encoding never gets a coding from `compression` (its enforceEncoding
     // is identity), yet it would wrap the response's write, end and headers all the same: about 7 %
     // of a /healthz answer's CPU in a profile (issue 18 item 2). Health probes, the brands' servers
-    // and load balancers send none. The answer still says Vary: Accept-Encoding, as it would have;
-    // set directly when nothing has set Vary yet, as here on every request (res.vary parses and
-    // rebuilds the header: about 1 % of an API batch's instructions, issue 18 item 2).
-    if (res.getHeader('vary') === undefined) res.setHeader('Vary', 'Accept-Encoding');
-    else res.vary('Accept-Encoding');
+    // and load balancers send none. The answer still says Vary: Accept-Encoding, as it would have.
+    res.vary('Accept-Encoding');
     next();
   };
 }

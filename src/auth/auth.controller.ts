@@ -39,6 +39,7 @@ import {
 import { SigninService } from './signin.service';
 import { PendingStepPage, pendingStepContent } from './pending-step-page';
 import { SignoutService } from './signout.service';
+import { RateLimited } from '../rate-limit/rate-limit.guard';
 
 type RawQuery = Record<string, unknown>;
 
@@ -47,6 +48,7 @@ type RawQuery = Record<string, unknown>;
  * service, and applies the outcome; the services never see the request or the response.
  */
 @Controller()
+@RateLimited()
 export class AuthController {
   constructor(
     private readonly signin: SigninService,

@@ -1,11 +1,9 @@
 import { ExecutionContext, Module } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { APP_CONFIG, AppConfig, RateLimit } from '../config/app-config';
 import { parseCookieHeader } from '../cookies/cookie-header';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
-import { RateLimitGuard } from './rate-limit.guard';
 import { RateLimitGroup, rateLimitGroup } from './rate-limited-routes';
 import { StoreThrottlerStorage } from './store-throttler-storage';
 
@@ -29,6 +27,10 @@ const bySession = (req: Record<string, unknown>) => {
   );
 };
 
+/**
+ * The limits and their counters (in the session store, so instances share them). ThrottlerModule is
+ * global; the guard that applies them is put on the controllers that need it (`RateLimited`).
+ */
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
@@ -59,6 +61,5 @@ const bySession = (req: Record<string, unknown>) => {
       }),
     }),
   ],
-  providers: [{ provide: APP_GUARD, useClass: RateLimitGuard }],
 })
 export class RateLimitModule {}

@@ -1,6 +1,8 @@
 import request from 'supertest';
+import { RATE_LIMITED_ROUTES } from '../../src/rate-limit/rate-limited-routes';
+import { ROUTES } from '../../src/shared/routes';
 import { RunningRedis, startRedis } from '../support/redis-server';
-import { startTestApp } from '../support/test-app';
+import { TestApp, startTestApp } from '../support/test-app';
 
 describe('rate limits on credential steps (DESIGN.md "Brute force")', () => {
   it('refuses the sign-in step posts of one address past the limit with 429, and nothing else', async () => {
@@ -51,4 +53,47 @@ describe('rate limits on credential steps (DESIGN.md "Brute force")', () => {
       await redis.stop();
     }
   }, 30_000);
+});
+
+/**
+ * The guard sits on the controllers that serve the table's routes, not on every route (issue 18
+ * item 2), so the attacker's check is per row: each listed route, hit from one address, answers 429
+ * past its limit. A listed route whose controller lacks `@RateLimited()` fails its row here.
+ */
+describe('every route of RATE_LIMITED_ROUTES is limited', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({
+      RATE_LIMIT_CREDENTIAL_POSTS: '2/60',
+      RATE_LIMIT_SIGNIN: '2/60',
+      RATE_LIMIT_SIGNIN_SESSION: '50/60',
+    });
+  });
+  afterAll(() => t.close());
+
+  const hit = (method: 'GET' | 'POST', path: string) =>
+    method === 'GET'
+      ? request(t.url).get(path).redirects(0)
+      : request(t.url).post(path).type('form').send({ csrf: 'x' });
+
+  it.each(RATE_LIMITED_ROUTES.map((r) => [`${r.method} ${ROUTES[r.route]}`, r] as const))(
+    '%s: the third request within the window answers 429',
+    async (_name, { method, route, match }) => {
+      const path = match === 'steps' ? `${ROUTES[route]}/some-interaction` : ROUTES[route];
+      for (let i = 0; i < 2; i++) expect((await hit(method, path)).status).not.toBe(429);
+      const limited = await hit(method, path);
+      expect(limited.status).toBe(429);
+      expect(limited.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
+    },
+  );
+
+  it.each([
+    ['GET', `${ROUTES.idpSteps}/some-interaction`],
+    ['GET', ROUTES.healthz],
+    ['GET', ROUTES.readyz],
+    ['GET', ROUTES.collection],
+    ['POST', `${ROUTES.idpSteps}/a/b`],
+  ] as const)('%s %s is not limited', async (method, path) => {
+    for (let i = 0; i < 4; i++) expect((await hit(method, path)).status).not.toBe(429);
+  });
 });

@@ -19,6 +19,7 @@ import type { Translate } from '../../shared/translate';
 import { EmbeddedIdp } from '../provider/embedded-idp';
 import { InteractionOutcome, InteractionService } from './interaction.service';
 import { ROUTES } from '../../shared/routes';
+import { RateLimited } from '../../rate-limit/rate-limit.guard';
 
 /**
  * The sign-in steps of the embedded IdP (§4), one URL per oidc-provider interaction. GET shows the
@@ -26,6 +27,7 @@ import { ROUTES } from '../../shared/routes';
  * otherwise). Works without JavaScript.
  */
 @Controller(ROUTES.idpSteps)
+@RateLimited()
 export class InteractionController {
   constructor(
     private readonly interactions: InteractionService,

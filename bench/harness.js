@@ -39,12 +39,21 @@ async function waitFor(url) {
 }
 
 async function startHello() {
+  return startReference('hello-server.js', '/');
+}
+
+/** /healthz's platform floor (bench/healthz-floor-server.js), started as the hello server is. */
+async function startHealthzFloor() {
+  return startReference('healthz-floor-server.js', '/healthz');
+}
+
+async function startReference(script, probe) {
   const port = await freePort();
-  const child = fork(path.join(__dirname, 'hello-server.js'), {
+  const child = fork(path.join(__dirname, script), {
     env: { ...process.env, PORT: String(port) },
     stdio: 'ignore',
   });
-  await waitFor(`http://127.0.0.1:${port}/`);
+  await waitFor(`http://127.0.0.1:${port}${probe}`);
   return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: () => child.kill('SIGTERM') };
 }
 
@@ -288,6 +297,7 @@ module.exports = {
   signedIn,
   startApp,
   startFloor,
+  startHealthzFloor,
   startHello,
   startOtlpSink,
   waitFor,

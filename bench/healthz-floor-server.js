@@ -8,7 +8,7 @@
 //     (issue 7 item 4: trace ids carried into the logs; Node's AsyncLocalStorage, as OpenTelemetry's
 //     own context manager does it);
 //   - the duration histogram by method, route and status (prom-client, issue 7 item 4);
-//   - helmet's headers, computed once at start (issue 4 item 13);
+//   - helmet's headers, computed once at start as the service does (issue 4 item 13);
 //   - `Vary: Accept-Encoding` (issue 18 item 1: answers may be compressed);
 //   - `Cache-Control: no-store` on the health answer.
 // Nothing else: no access line (the product writes none for health polls either), no token or
@@ -20,10 +20,12 @@
 require('reflect-metadata');
 const { AsyncLocalStorage } = require('node:async_hooks');
 const { randomBytes, randomUUID } = require('node:crypto');
+const path = require('node:path');
 const { Controller, Get, Header, Module } = require('@nestjs/common');
 const { NestFactory } = require('@nestjs/core');
-const helmet = require('helmet').default;
 const { Histogram } = require('prom-client');
+// helmet's headers as the service reads them once at start (the bench builds dist/ first).
+const { helmetHeaders } = require(path.resolve(__dirname, '../dist/src/http/security-headers'));
 
 const scope = new AsyncLocalStorage();
 const duration = new Histogram({
@@ -33,17 +35,11 @@ const duration = new Histogram({
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
 });
 
-/** helmet's headers for these options, collected once from a response helmet writes to. */
-function helmetHeaders() {
-  const headers = new Map();
-  const res = { setHeader: (name, value) => headers.set(name, value), removeHeader: () => {} };
-  helmet({
-    hsts: { maxAge: 31_536_000, includeSubDomains: true },
-    referrerPolicy: { policy: 'no-referrer' },
-  })({}, res, () => {});
-  return [...headers];
-}
-const HEADERS = helmetHeaders();
+/** The service's helmet options outside local and dev (src/app.factory.ts). */
+const HEADERS = helmetHeaders({
+  hsts: { maxAge: 31_536_000, includeSubDomains: true },
+  referrerPolicy: { policy: 'no-referrer' },
+});
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;

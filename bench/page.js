@@ -99,15 +99,13 @@ const FLOOR_HTML =
   '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Floor</title>' +
   '</head><body><h1>Sign in to your account</h1><p>A minimal page: nothing to fetch, nothing to run.</p></body></html>';
 
-/** helmet's default headers (DESIGN.md "Headers"), as the service sends them on every page. */
+/**
+ * helmet's default headers (DESIGN.md "Headers"), read as the service reads them
+ * (src/http/security-headers.ts; the bench builds dist/ first).
+ */
 function requiredHeaders() {
-  const headers = {};
-  const res = {
-    setHeader: (name, value) => (headers[name.toLowerCase()] = value),
-    removeHeader() {},
-  };
-  require('helmet')()({}, res, () => {});
-  return headers;
+  const { helmetHeaders } = require('../dist/src/http/security-headers');
+  return Object.fromEntries(helmetHeaders({}));
 }
 
 function startFloorPage() {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { TRPCError } from '@trpc/server';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { secureFor } from '../cookies/cookie-policy';
+import { errorSummary } from '../errors/error-summary';
 import { AppLogger } from '../logging/app-logger';
 import { AuthEvents } from '../logging/auth-events';
 import { AccountProfiles } from '../session/account-profiles';
@@ -34,8 +35,25 @@ export class AppRouterFactory {
   }
 
   /** Logs a failed call without its input (which may hold anything) and without a stack unless it is ours. */
-  reportError(error: TRPCError, path: string | undefined, type: string): void {
-    if (error.code === 'INTERNAL_SERVER_ERROR') {
+  reportError(
+    error: TRPCError,
+    path: string | undefined,
+    type: string,
+    correlationId?: string,
+  ): void {
+    if (error.code === 'BAD_GATEWAY' || error.code === 'SERVICE_UNAVAILABLE') {
+      // An outage (issue 31 item 3): one line that names the request, what failed and why.
+      this.logger.error(
+        {
+          path,
+          type,
+          code: error.code,
+          ...(correlationId ? { correlationId } : {}),
+          cause: errorSummary(error.cause?.cause ?? error.cause),
+        },
+        `api call failed: ${error.message}`,
+      );
+    } else if (error.code === 'INTERNAL_SERVER_ERROR') {
       this.logger.error({ path, type, code: error.code, err: error.cause ?? error }, 'api error');
     } else {
       this.logger.warn(

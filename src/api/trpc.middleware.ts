@@ -8,7 +8,7 @@ import type { SessionRecord } from '../session/sessions';
 import { serviceCookies } from '../cookies/response-cookies';
 import { AppRouterFactory } from './app-router';
 import { MAX_HEX_INPUT } from './hex-json-transformer';
-import type { TrpcContext } from './trpc';
+import { type TrpcContext, outageError } from './trpc';
 import { SSR_HEADER } from '../shared/api-wire';
 import { ROUTES, servicePath } from '../shared/routes';
 
@@ -41,10 +41,22 @@ export function createTrpcContext(
     res,
     ssr: req.headers[SSR_HEADER] === '1' || req.headers[SSR_HEADER] === 'true',
     sessionId,
-    session: () => (session ??= deps.liveSessions.read(sessionId, jar.sessionBinding)),
-    storedSession: () => deps.liveSessions.bound(sessionId, jar.sessionBinding),
+    // An outage met on the way (a refresh at an IdP that is down) is the procedure's 502 or 503.
+    session: () =>
+      (session ??= deps.liveSessions.read(sessionId, jar.sessionBinding).catch(rethrowOutage)),
+    storedSession: () =>
+      deps.liveSessions.bound(sessionId, jar.sessionBinding).catch(rethrowOutage),
     publicOrigin: deps.publicOrigin,
   };
+}
+
+function correlationIdOf(req: unknown): string | undefined {
+  const id = (req as { id?: unknown }).id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+function rethrowOutage(error: unknown): never {
+  throw outageError(error) ?? error;
 }
 
 /**
@@ -79,7 +91,8 @@ export class TrpcMiddleware implements NestMiddleware {
         const first = errors[0];
         return { status: first ? getHTTPStatusCodeFromError(first) : 500, headers };
       },
-      onError: ({ error, path, type }) => factory.reportError(error, path, type),
+      onError: ({ error, path, type, req }) =>
+        factory.reportError(error, path, type, correlationIdOf(req)),
     });
   }
 

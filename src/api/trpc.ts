@@ -5,6 +5,7 @@ import type { SessionRecord } from '../session/sessions';
 import { serverHexJsonTransformer } from './hex-json-transformer';
 import { inputErrorMessage } from './input-errors';
 import { CSRF_HEADER } from '../shared/api-wire';
+import { AppError } from '../errors/app-error';
 
 /**
  * Request-scoped facts every procedure may use (§7: x-ssr, the session cookie). The locale header §7
@@ -31,15 +32,42 @@ export interface TrpcContext {
 /** DESIGN.md "CSRF", draft-ietf-oauth-browser-based-apps §6.1.3.3. */
 export { CSRF_HEADER } from '../shared/api-wire';
 
+/**
+ * An outage a procedure met (the IdP or the session store not answering, issue 31 item 3) as the
+ * tRPC error it is: BAD_GATEWAY (502) for the IdP, §8's OktaError; SERVICE_UNAVAILABLE (503) for the
+ * store. Never INTERNAL_SERVER_ERROR, which would read as a bug of ours. Anything else is left as is.
+ */
+export function outageError(error: unknown): TRPCError | undefined {
+  if (!(error instanceof AppError) || error.status < 500) return undefined;
+  return new TRPCError({
+    code: error.status === 502 ? 'BAD_GATEWAY' : 'SERVICE_UNAVAILABLE',
+    message: `${error.code}: ${error.message}`,
+    cause: error,
+  });
+}
+
+/** The request id the access log and the error log name: what a collector reads out to support. */
+function correlationIdOf(ctx: TrpcContext | undefined): string | undefined {
+  const id = (ctx?.req as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' ? id : undefined;
+}
+
 const t = initTRPC.context<TrpcContext>().create({
   transformer: serverHexJsonTransformer,
   // Stacks never leave the server, whatever NODE_ENV says (STACK.md).
   isDev: false,
-  // BAD_REQUEST from input validation: "field: reason" rather than zod's issues as JSON (§8).
-  errorFormatter: ({ shape, error }) =>
-    error.code === 'BAD_REQUEST'
-      ? { ...shape, message: inputErrorMessage(error.cause, shape.message) }
-      : shape,
+  errorFormatter: ({ shape, error, ctx }) => {
+    const correlationId = correlationIdOf(ctx);
+    return {
+      ...shape,
+      // BAD_REQUEST from input validation: "field: reason" rather than zod's issues as JSON (§8).
+      ...(error.code === 'BAD_REQUEST'
+        ? { message: inputErrorMessage(error.cause, shape.message) }
+        : {}),
+      // §8: every refusal and outage names the request, as the error page does.
+      data: { ...shape.data, ...(correlationId ? { correlationId } : {}) },
+    };
+  },
 });
 
 export const router = t.router;

@@ -168,7 +168,7 @@ function classify(error: unknown): AppError {
       { cause: error },
     );
   }
-  if (error instanceof IdpError && (error.oauthError || error.invalidResponse)) {
+  if (error instanceof IdpError && !error.outage) {
     const why = error.oauthError ?? 'the callback or the answer did not validate';
     return new AppError('BrandLoginFailed', `the IdP refused the code: ${why}`, {
       cause: error,

@@ -7,10 +7,11 @@ import { AppError } from '../errors/app-error';
 import { CookieChange, HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
 import { AuthEvents } from '../logging/auth-events';
 import { redactCallerUrl } from '../logging/redaction';
-import { OidcClient, TokenResult } from '../oidc/oidc-client';
+import { IdpError, OidcClient, TokenResult } from '../oidc/oidc-client';
 import { AccountProfiles } from '../session/account-profiles';
 import { pendingStepOf } from '../session/account-status';
-import { AccountSummaries } from '../session/account-summary';
+import { AccountSummaries, SigninFacts } from '../session/account-summary';
+import { accountClaimsFrom, decodedClaims } from '../oidc/account-claims';
 import { bindingHashOf } from '../session/browser-binding';
 import { SessionEnding } from '../session/session-ending';
 import { LiveSessions } from '../session/live-sessions';
@@ -185,6 +186,9 @@ export class SigninService {
         verifier: pending.verifier,
       });
     } catch (e) {
+      // Issue 31 item 3: an IdP that cannot be reached, answers 5xx or times out is an outage (§8
+      // OktaError, 502), not the collector's failed sign-in; a refused or invalid answer is.
+      if (e instanceof IdpError && e.outage) throw AppError.inJourney(e, audience);
       throw new AppError('SigninFailed', 'the sign-in could not be completed', {
         cause: e,
         audience,
@@ -192,8 +196,15 @@ export class SigninService {
     }
     // A new authentication: the browser's old session ends (ASVS 5.0 7.2.4), its refresh token
     // revoked (issue 15 item 9), and it gets a new binding and a new family for this sign-in.
+    // Userinfo first: an outage there is the 502 page with nothing changed (issue 31 item 3).
+    const sub = typeof tokens.claims.sub === 'string' ? tokens.claims.sub : '';
+    const facts = await this.summaries
+      .atSignin(tokens.claims, tokens.accessToken, sub)
+      .catch((e: unknown) => {
+        throw AppError.inJourney(e, audience);
+      });
     const previous = await this.ending.endById(landing.sessionId, 'signed-in-again');
-    const fresh = sessionFrom(pending.journey, tokens, landing.userAgent);
+    const fresh = sessionFrom(pending.journey, tokens, landing.userAgent, facts);
     const record = {
       ...fresh,
       // §3 keeps promptMfaSignin in the browser until sign-out, so a sign-in of the same collector
@@ -202,7 +213,6 @@ export class SigninService {
         ? { promptMfaSignin: false as const }
         : {}),
       ...(isShellPendingStep(pending.pendingStep) ? { askedIdpFor: pending.pendingStep } : {}),
-      account: await this.summaries.atSignin(tokens.claims, tokens.accessToken, fresh.sub),
       family: randomKey(),
     };
     this.events.signin(pending.journey.brand, subjectOf(record), 'idp');
@@ -337,15 +347,20 @@ export function sessionFrom(
   journey: JourneyContext,
   tokens: TokenResult,
   userAgent: string | undefined,
+  facts: SigninFacts = { account: { factors: [] }, userinfoClaims: {} },
 ): NewSession {
   const sub = typeof tokens.claims.sub === 'string' ? tokens.claims.sub : '';
-  const collectorsId =
-    typeof tokens.claims.CollectorsId === 'number' ? tokens.claims.CollectorsId : undefined;
+  // §3 claims wherever this IdP states them (issue 31 item 1, src/oidc/account-claims.ts).
+  const claims = accountClaimsFrom({
+    idToken: tokens.claims,
+    accessToken: decodedClaims(tokens.accessToken),
+    userinfo: facts.userinfoClaims,
+  });
   const device = userAgent?.slice(0, 256);
   return {
     brand: journey.brand,
     sub,
-    ...(collectorsId !== undefined ? { collectorsId } : {}),
+    ...(claims.collectorsId !== undefined ? { collectorsId: claims.collectorsId } : {}),
     tokens: {
       accessToken: tokens.accessToken,
       ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
@@ -354,10 +369,14 @@ export function sessionFrom(
     },
     ...(device ? { userAgent: device } : {}),
     // §3 promptMfaSignin: the collector chose "Not now" on the IdP's PromptSetupMfa (issue 14 item 6).
-    ...(tokens.claims.promptMfaSignin === false ? { promptMfaSignin: false as const } : {}),
+    ...(claims.promptMfaSignin === false ? { promptMfaSignin: false as const } : {}),
     // The IdP's session, named in its back-channel logout tokens (OIDC Back-Channel Logout §2.4).
     ...(typeof tokens.claims.sid === 'string' && tokens.claims.sid.length <= 256
       ? { idpSid: tokens.claims.sid }
+      : {}),
+    account: facts.account,
+    ...(Object.keys(facts.userinfoClaims).length > 0
+      ? { userinfoClaims: facts.userinfoClaims }
       : {}),
   };
 }

@@ -59,6 +59,11 @@ export interface IdpConfig {
   /** This service's own confidential client at the IdP. */
   readonly clientId: string;
   readonly clientSecret: string;
+  /**
+   * The `aud` of the authorization server's access tokens (IDP_AUDIENCE): Okta's default server says
+   * `api://default`, a custom one what its Audience setting says. The embedded IdP issues this one.
+   */
+  readonly audience: string;
   /** Embedded IdP only: access-token lifetime in seconds (Okta's default is one hour). */
   readonly accessTokenTtlSeconds: number;
   /**

@@ -326,6 +326,18 @@ export function parseConfig(raw: RawEnv): AppConfig {
       ? DEVELOPER_SECRETS.IDP_CLIENT_SECRET
       : secret('IDP_CLIENT_SECRET');
 
+  // Issue 31 item 1: a custom authorization server names its own audience (an absolute URI or a
+  // plain name: Okta accepts both); the default is Okta's default server's.
+  const audience = read(
+    'IDP_AUDIENCE',
+    z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII with no spaces'),
+    'api://default',
+  );
+
   let overrides: Partial<Record<Brand, BrandUrlOverride>> = {};
   if (raw.BRAND_URLS) {
     let json: unknown;
@@ -515,6 +527,7 @@ export function parseConfig(raw: RawEnv): AppConfig {
       issuer,
       clientId,
       clientSecret,
+      audience,
       accessTokenTtlSeconds,
       accessTokenMaxLifetimeSeconds,
     },

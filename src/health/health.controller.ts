@@ -4,6 +4,7 @@ import { ShutdownState } from '../lifecycle/shutdown-state';
 import { READINESS_CHECKS } from './health.tokens';
 import { HealthReport, ReadinessCheck, runChecks } from './readiness-check';
 import { ROUTES } from '../shared/routes';
+import { IdpState, IdpStatus } from '../oidc/idp-status';
 
 /** What readiness answers from the moment a shutdown begins (no dependency is asked). */
 export const DRAINING_REPORT: HealthReport = {
@@ -11,18 +12,30 @@ export const DRAINING_REPORT: HealthReport = {
   checks: { shutdown: { status: 'down', error: 'the instance is shutting down' } },
 };
 
+const LIVE: HealthReport = { status: 'ok', checks: { process: { status: 'up' } } };
+
+export interface LivenessReport extends HealthReport {
+  readonly details?: { readonly idp: IdpState };
+}
+
 @Controller()
 export class HealthController {
   constructor(
     @Inject(READINESS_CHECKS) private readonly checks: readonly ReadinessCheck[],
     private readonly shutdown: ShutdownState,
+    private readonly idp: IdpStatus,
   ) {}
 
-  /** Liveness: the process runs and its event loop answers. Never touches a dependency. */
+  /**
+   * Liveness: the process runs and its event loop answers. Never waits on a dependency. With an
+   * external IdP it also shows what this instance last saw of it (issue 31 item 3): details for a
+   * platform team, never a reason to restart or unroute the instance, so the status stays ok.
+   */
   @Get(ROUTES.healthz)
   @Header('Cache-Control', 'no-store')
-  live(): HealthReport {
-    return { status: 'ok', checks: { process: { status: 'up' } } };
+  live(): LivenessReport {
+    if (!this.idp.watched) return LIVE;
+    return { ...LIVE, details: { idp: this.idp.current() } };
   }
 
   /**

@@ -1,12 +1,11 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ShutdownState } from '../lifecycle/shutdown-state';
 import { StartupTasks } from '../lifecycle/startup-tasks';
 import { SESSION_STORE, SessionStore } from '../session/session-store';
 import { HealthController } from './health.controller';
 import { READINESS_CHECKS } from './health.tokens';
 import { ReadinessCheck } from './readiness-check';
-import { idpDiscoveryCheck, sessionStoreCheck } from './readiness-checks';
+import { sessionStoreCheck } from './readiness-checks';
 
 /** Global: any module may hand StartupTasks work that can finish after the listener is up. */
 @Global()
@@ -18,16 +17,12 @@ import { idpDiscoveryCheck, sessionStoreCheck } from './readiness-checks';
     StartupTasks,
     {
       provide: READINESS_CHECKS,
-      inject: [APP_CONFIG, SESSION_STORE, StartupTasks],
-      useFactory: (
-        config: AppConfig,
-        store: SessionStore,
-        startup: StartupTasks,
-      ): ReadinessCheck[] => [
+      inject: [SESSION_STORE, StartupTasks],
+      useFactory: (store: SessionStore, startup: StartupTasks): ReadinessCheck[] => [
         { name: 'startup', check: () => startup.check() },
+        // Only what replacing this instance can fix (issue 31 item 3): the IdP is not here; an
+        // outage of it shows in /healthz, the idp_up metric and the log (src/oidc/idp-status.ts).
         sessionStoreCheck(store),
-        // The embedded IdP runs in this process: if we answer, it does.
-        ...(config.idp.mode === 'external' ? [idpDiscoveryCheck(config.idp.issuer)] : []),
       ],
     },
   ],

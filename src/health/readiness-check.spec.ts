@@ -1,5 +1,4 @@
 import { runChecks } from './readiness-check';
-import { idpDiscoveryCheck } from './readiness-checks';
 
 describe(runChecks.name, () => {
   it('is ok when every check answers', async () => {
@@ -29,24 +28,5 @@ describe(runChecks.name, () => {
       50,
     );
     expect(report.checks.hung).toEqual({ status: 'down', error: 'no answer within 50 ms' });
-  });
-});
-
-describe(idpDiscoveryCheck.name, () => {
-  const issuer = 'https://login.example/oauth2/default';
-  const respond = (status: number, body: unknown) => () =>
-    Promise.resolve(new Response(JSON.stringify(body), { status }));
-  it.each([
-    ['a matching discovery document', respond(200, { issuer }), undefined],
-    ['an HTTP error', respond(500, {}), 'discovery answered HTTP 500'],
-    [
-      'another issuer',
-      respond(200, { issuer: 'https://evil.example' }),
-      'discovery document names another issuer',
-    ],
-  ] as const)('%s', async (_name, fetchImpl, error) => {
-    const check = idpDiscoveryCheck(issuer, fetchImpl);
-    if (error) await expect(check.check()).rejects.toThrow(error);
-    else await expect(check.check()).resolves.toBeUndefined();
   });
 });

@@ -73,7 +73,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
       this.logger.error({ err: exception, correlationId }, 'unhandled error');
     } else {
       this.logger.warn(
-        { correlationId, status: body.statusCode, error: body.error, message: body.message },
+        {
+          correlationId,
+          status: body.statusCode,
+          error: body.error,
+          message: body.message,
+          // Why it was refused (a failed code exchange's OAuth error, say): never the input itself.
+          ...(exception instanceof AppError && exception.cause !== undefined
+            ? { cause: errorSummary(exception.cause) }
+            : {}),
+        },
         'request rejected',
       );
     }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { BRANDS, type Brand } from '../shared/brand';
 import { ERROR_STATUS } from '../errors/app-error';
 import { processMetricsRegistry } from './process-metrics';
@@ -124,6 +124,22 @@ export class AppMetrics {
     name: 'session_store_errors_total',
     help: 'Session store calls that failed, by operation and store kind.',
     labelNames: ['operation', 'store'] as const,
+    registers: [this.registry],
+  });
+
+  /**
+   * Issue 31 item 3: whether the IdP answers, as this instance last saw it (src/oidc/idp-status.ts):
+   * 1 up, 0 down. An outage is an alert on this, never a readiness failure.
+   */
+  readonly idpUp = new Gauge({
+    name: 'idp_up',
+    help: 'Whether the IdP answered this instance last time it was asked (1) or not (0).',
+    registers: [this.registry],
+  });
+
+  readonly idpOutages = new Counter({
+    name: 'idp_outages_total',
+    help: 'Times this instance saw the IdP go from answering to not answering.',
     registers: [this.registry],
   });
 

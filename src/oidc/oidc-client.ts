@@ -3,6 +3,7 @@ import * as client from 'openid-client';
 import type { ClientCredentials } from '../config/app-config';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
+import { IdpStatus } from './idp-status';
 import {
   FetchFunction,
   SPANS,
@@ -35,19 +36,30 @@ export class IdpError extends AppError {
     readonly oauthError: string | undefined,
     options?: { cause?: unknown; invalidResponse?: boolean },
   ) {
-    const refused = oauthError !== undefined || (options?.invalidResponse ?? false);
-    super(refused ? 'SigninFailed' : 'OktaError', message, options);
+    const outage = isOutage(oauthError, options?.invalidResponse ?? false);
+    super(outage ? 'OktaError' : 'SigninFailed', message, options);
     this.name = 'IdpError';
     this.invalidResponse = options?.invalidResponse ?? false;
+    this.outage = outage;
   }
 
   /**
-   * The IdP did not answer (unreachable, timed out, an HTTP error page): nothing was decided about the
-   * collector, so a session must not end because of it.
+   * The IdP did not answer (unreachable, timed out, an HTTP error page, or an OAuth error that says
+   * the server failed): nothing was decided about the collector, so a session must not end because
+   * of it, and the collector is told to try again shortly (§8 OktaError), never that they failed.
    */
-  get outage(): boolean {
-    return this.oauthError === undefined && !this.invalidResponse;
-  }
+  readonly outage: boolean;
+}
+
+/**
+ * OAuth error codes that report the server's own failure, not a decision about the request (RFC 6749
+ * §4.1.2.1 and §5.2): the IdP answered, but only to say it could not.
+ */
+const SERVER_FAILURES: ReadonlySet<string> = new Set(['server_error', 'temporarily_unavailable']);
+
+function isOutage(oauthError: string | undefined, invalidResponse: boolean): boolean {
+  if (invalidResponse) return false;
+  return oauthError === undefined || SERVER_FAILURES.has(oauthError);
 }
 
 /** openid-client's codes for a response that arrived but did not validate. */
@@ -99,7 +111,10 @@ export class OidcClient {
   /** What every IdP operation's span says about where it went. */
   private readonly spanAttributes: SpanAttributes;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly status: IdpStatus,
+  ) {
     this.spanAttributes = { 'server.address': new URL(config.idp.issuer).hostname };
   }
 
@@ -129,6 +144,7 @@ export class OidcClient {
         )
         .catch((error: unknown) => {
           this.configurations.delete(key);
+          this.status.report(false, error);
           throw new IdpError('the IdP discovery document could not be read', undefined, {
             cause: error,
           });
@@ -199,7 +215,18 @@ export class OidcClient {
     return this.tracer.inSpan(
       name,
       { kind: 'internal', attributes: this.spanAttributes },
-      operation,
+      async () => {
+        // Issue 31 item 3: every call says whether the IdP answered (a refusal is an answer).
+        try {
+          const result = await operation();
+          this.status.report(true);
+          return result;
+        } catch (error) {
+          const outage = !(error instanceof IdpError) || error.outage;
+          this.status.report(!outage, error);
+          throw error;
+        }
+      },
     );
   }
 
@@ -281,13 +308,21 @@ function toTokenResult(
 }
 
 function wrap(message: string, error: unknown): IdpError {
+  // A 401 with a WWW-Authenticate challenge (RFC 6750 §3: userinfo refusing the token) is an answer
+  // too: a refusal, by the challenge's error code.
   const oauthError =
     error instanceof client.ResponseBodyError || error instanceof client.AuthorizationResponseError
       ? error.error
-      : undefined;
+      : error instanceof client.WWWAuthenticateChallengeError
+        ? (error.cause[0]?.parameters.error ?? 'invalid_token')
+        : undefined;
   const invalidResponse =
     error instanceof client.ClientError &&
     error.code !== undefined &&
     INVALID_RESPONSE_CODES.has(error.code);
-  return new IdpError(message, oauthError, { cause: error, invalidResponse });
+  const wrapped = new IdpError(message, oauthError, { cause: error, invalidResponse });
+  // An outage says so: "the refresh token was not accepted" would blame a token nobody looked at.
+  return wrapped.outage
+    ? new IdpError(`the IdP did not answer: ${message}`, oauthError, { cause: error })
+    : wrapped;
 }

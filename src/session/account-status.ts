@@ -1,50 +1,48 @@
-import { decodeJwt } from 'jose';
+import { AccountClaims, accountClaimsFrom, decodedClaims } from '../oidc/account-claims';
 import type { SessionRecord, TokenSet } from './sessions';
 import { AuthUserState, SIGNED_OUT, shellGuard } from '../shared/shell-guard';
 import type { Brand } from '../shared/brand';
 import type { ShellPendingStep } from '../shared/pending-step';
 
-/** The ID token's claims, by the token set they came in. */
-const claimsOfTokens = new WeakMap<TokenSet, Readonly<Record<string, unknown>>>();
+/** The §3 claims of a session, by the token set they came from and the userinfo snapshot. */
+const claimsOfTokens = new WeakMap<TokenSet, AccountClaims>();
 
 /**
- * The claims of a token set's ID token (none when it has none or it cannot be read), decoded once per
- * set: Sessions keeps a session's opened record, tokens frozen, from request to request until they
- * change (a refresh brings a new set, so new claims are read), and every /signin, shell page and
- * account.status call asks for them (an API batch of three asked three times: issue 18 item 2).
+ * The §3 claims of a session (src/oidc/account-claims.ts: ID token, then access token, then the
+ * userinfo read at sign-in), worked out once per token set: Sessions keeps a session's opened record,
+ * tokens frozen, from request to request until they change (a refresh brings a new set, so the claims
+ * are read again), and every /signin, shell page and account.status call asks for them (an API batch
+ * of three asked three times: issue 18 item 2).
  */
-function idTokenClaims(tokens: TokenSet): Readonly<Record<string, unknown>> {
-  let claims = claimsOfTokens.get(tokens);
+export function accountClaimsOf(record: SessionRecord): AccountClaims {
+  let claims = claimsOfTokens.get(record.tokens);
   if (claims === undefined) {
-    try {
-      claims = tokens.idToken ? Object.freeze(decodeJwt(tokens.idToken)) : {};
-    } catch {
-      claims = {};
-    }
-    claimsOfTokens.set(tokens, claims);
+    claims = accountClaimsFrom({
+      idToken: decodedClaims(record.tokens.idToken),
+      accessToken: decodedClaims(record.tokens.accessToken),
+      userinfo: record.userinfoClaims,
+    });
+    claimsOfTokens.set(record.tokens, claims);
   }
   return claims;
 }
 
 /**
- * §3 Auth user state from a live session: the flags come from the ID token's `customer` claims. The
- * token reached us from the IdP's token endpoint and was validated at the landing (or at the last
- * refresh), and it is kept server-side, so reading it here needs no second verification.
+ * §3 Auth user state from a live session. The tokens reached us from the IdP's token endpoint (or a
+ * verified `t`) and are kept server-side, so reading them here needs no second verification.
  */
 export function accountStatus(record: SessionRecord | undefined): AuthUserState {
   if (!record) return SIGNED_OUT;
-  const claims = idTokenClaims(record.tokens);
-  const collectorsId =
-    record.collectorsId ??
-    (typeof claims.CollectorsId === 'number' ? claims.CollectorsId : undefined);
+  const claims = accountClaimsOf(record);
+  const collectorsId = record.collectorsId ?? claims.collectorsId;
   // The flags as the IdP states them. What the collector put off is the IdP's to say (a skipped
   // survey is no longer to be shown; "Not now" is promptMfaSignin, applied by the §2 rule), so no step
   // is hidden here: a step still pending after a trip to the IdP is shown as pending (issue 14 item 10).
   return {
     isSignedIn: true,
-    isMigrating: claims.isMigrating === true,
-    setupMfa: claims.setupMfa === true,
-    showSurvey: claims.showSurvey === true,
+    isMigrating: claims.isMigrating,
+    setupMfa: claims.setupMfa,
+    showSurvey: claims.showSurvey,
     ...(collectorsId !== undefined ? { collectorsId } : {}),
   };
 }

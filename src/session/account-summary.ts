@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppLogger } from '../logging/app-logger';
-import { OidcClient } from '../oidc/oidc-client';
+import { StatedClaims, collectorsIdOf, statedClaimsOf } from '../oidc/account-claims';
+import { IdpError, OidcClient } from '../oidc/oidc-client';
 import type { AccountSummary } from '../shared/landing';
 import type { SessionRecord } from './sessions';
 
@@ -31,10 +32,7 @@ export function accountSummaryFrom(
     text(claims.name) ??
     text([text(claims.given_name), text(claims.family_name)].filter(Boolean).join(' '));
   const email = text(claims.email, 320);
-  const collectorsId =
-    typeof claims.CollectorsId === 'number' && Number.isSafeInteger(claims.CollectorsId)
-      ? claims.CollectorsId
-      : undefined;
+  const collectorsId = collectorsIdOf(claims.CollectorsId);
   const factors = Array.isArray(claims.factors)
     ? KNOWN_FACTORS.filter((f) => (claims.factors as unknown[]).includes(f))
     : [];
@@ -56,10 +54,22 @@ export function accountSummaryOf(record: SessionRecord): AccountSummary {
   );
 }
 
+/** What a sign-in learns of the collector besides its tokens. */
+export interface SigninFacts {
+  /** Who signed in, for the landing. */
+  readonly account: AccountSummary;
+  /** The §3 claims userinfo stated (src/oidc/account-claims.ts: the last source in precedence). */
+  readonly userinfoClaims: StatedClaims;
+}
+
 /**
- * Reads a new session's summary at its sign-in: the token's claims, then the IdP's userinfo through
- * the OIDC adapter. A userinfo that cannot be read does not fail the sign-in; it is logged and the
- * landing shows what the token said.
+ * Reads what a new session records at its sign-in: the token's claims, then the IdP's userinfo
+ * through the OIDC adapter (issue 31 item 1: an IdP may state the §3 claims there only).
+ * - The IdP is down (unreachable, 5xx, timing out): an outage, thrown as the §8 OktaError (issue 31
+ *   item 3). Going on without userinfo would silently drop the §2 steps of an IdP that states them
+ *   there, and the collector can simply try again.
+ * - The IdP answered but refused or sent something invalid: logged, and the landing shows what the
+ *   token said; the sign-in stands (it was proven by the code exchange).
  */
 @Injectable()
 export class AccountSummaries {
@@ -74,16 +84,30 @@ export class AccountSummaries {
     claims: Readonly<Record<string, unknown>>,
     accessToken: string,
     sub: string,
-  ): Promise<AccountSummary> {
-    let userinfo: Record<string, unknown> = {};
+  ): Promise<SigninFacts> {
+    const userinfo = await this.userinfo(accessToken, sub);
+    return {
+      account: accountSummaryFrom(claims, userinfo),
+      userinfoClaims: statedClaimsOf(userinfo),
+    };
+  }
+
+  /** Userinfo's claims; {} when the IdP refused; an outage is thrown (see above). */
+  async userinfo(accessToken: string, sub: string): Promise<Record<string, unknown>> {
     try {
-      userinfo = await this.oidc.userinfo(accessToken, sub);
+      return await this.oidc.userinfo(accessToken, sub);
     } catch (error) {
+      if (error instanceof IdpError && error.outage) throw error;
       this.logger.warn(
-        { err: error instanceof Error ? error.message : 'userinfo failed' },
+        {
+          err: error instanceof Error ? error.message : 'userinfo failed',
+          ...(error instanceof IdpError && error.oauthError
+            ? { oauthError: error.oauthError }
+            : {}),
+        },
         'userinfo could not be read: the landing shows what the token says',
       );
+      return {};
     }
-    return accountSummaryFrom(claims, userinfo);
   }
 }

@@ -1,3 +1,4 @@
+import type { StatedClaims } from '../oidc/account-claims';
 import { Inject, Injectable } from '@nestjs/common';
 import { type KeyObject, createHmac, createSecretKey } from 'node:crypto';
 import { pooledRandomBytes } from '../common/random-bytes';
@@ -74,6 +75,12 @@ export interface SessionRecord {
    * it without asking the IdP on every visit.
    */
   readonly account?: AccountSummary;
+  /**
+   * The §3 claims the IdP's userinfo stated at the sign-in (or at a refresh whose tokens stated none),
+   * for an IdP that puts them there rather than in a token (issue 31 item 1). Only those claims:
+   * src/oidc/account-claims.ts says which source wins.
+   */
+  readonly userinfoClaims?: StatedClaims;
 }
 
 export interface CreateOptions {
@@ -336,10 +343,17 @@ export class Sessions {
     id: string,
     tokens: TokenSet,
     now = Date.now(),
+    /** A new userinfo snapshot of the §3 claims, when the refresh read one. */
+    userinfoClaims?: StatedClaims,
   ): Promise<SessionRecord | undefined> {
     const record = await this.get(id);
     if (!record) return undefined;
-    const updated = frozen({ ...record, tokens, lastUsedAt: now });
+    const updated = frozen({
+      ...record,
+      tokens,
+      lastUsedAt: now,
+      ...(userinfoClaims ? { userinfoClaims } : {}),
+    });
     const key = this.key(id);
     const raw = this.serialize(key, updated);
     // A session ended while its tokens were being refreshed stays ended.

@@ -5,6 +5,12 @@ import { IdpError, OidcClient } from '../oidc/oidc-client';
 import { AppMetrics } from '../metrics';
 import { SESSION_STORE, SessionStore } from './session-store';
 import { SessionRecord, Sessions, TokenSet } from './sessions';
+import {
+  StatedClaims,
+  decodedClaims,
+  statedClaimsOf,
+  tokensStateEveryClaim,
+} from '../oidc/account-claims';
 
 /** An access token this close to expiry is refreshed rather than handed out. */
 export const REFRESH_MARGIN_SECONDS = 30;
@@ -81,14 +87,20 @@ export class TokenRefresher {
       }
       try {
         const tokens = await this.oidc.refresh(current.tokens.refreshToken);
-        const updated = await this.sessions.updateTokens(sessionId, {
+        const next: TokenSet = {
           accessToken: tokens.accessToken,
           refreshToken: tokens.refreshToken ?? current.tokens.refreshToken,
           ...((tokens.idToken ?? current.tokens.idToken)
             ? { idToken: tokens.idToken ?? current.tokens.idToken }
             : {}),
           expiresAt: tokens.expiresAt,
-        });
+        };
+        const updated = await this.sessions.updateTokens(
+          sessionId,
+          next,
+          Date.now(),
+          await this.userinfoAfter(current, next),
+        );
         this.metrics.tokenRefresh('success');
         return updated;
       } catch (error) {
@@ -128,6 +140,33 @@ export class TokenRefresher {
       }
     }
     return undefined;
+  }
+
+  /**
+   * The §3 claims of a session whose IdP states some of them in userinfo only (issue 31 item 1):
+   * read again with the new access token, so a flag the IdP cleared stops applying. Only for such a
+   * session, and only when the new tokens do not state them all. A failure keeps the last snapshot:
+   * the refresh itself succeeded (the old refresh token is spent), so it must be kept.
+   */
+  private async userinfoAfter(
+    record: SessionRecord,
+    tokens: TokenSet,
+  ): Promise<StatedClaims | undefined> {
+    if (!record.userinfoClaims) return undefined;
+    const sources = {
+      idToken: decodedClaims(tokens.idToken),
+      accessToken: decodedClaims(tokens.accessToken),
+    };
+    if (tokensStateEveryClaim(sources)) return undefined;
+    try {
+      return statedClaimsOf(await this.oidc.userinfo(tokens.accessToken, record.sub));
+    } catch (error) {
+      this.logger.warn(
+        { err: error instanceof Error ? error.message : 'userinfo failed' },
+        'userinfo could not be read after a refresh: the last claims stand',
+      );
+      return undefined;
+    }
   }
 
   private async signOut(sessionId: string, reason: string): Promise<undefined> {

@@ -11,6 +11,7 @@ import { randomKey } from '../session/one-time-store';
 import { SessionRecord, Sessions } from '../session/sessions';
 import { Brand, DEFAULT_BRAND, isBrand } from '../shared/brand';
 import type { ServicePath } from '../shared/routes';
+import { accountClaimsFrom } from '../oidc/account-claims';
 import { AccessTokenClaims, TOKEN_PROBLEM_MESSAGES, TokenVerifier } from './token-verifier';
 
 /**
@@ -156,19 +157,28 @@ export class TokenParamSignin {
     const brand = this.brandOf(page);
     const binding = randomKey();
     const device = page.userAgent?.slice(0, 256);
+    // Who signed in, for the landing (issue 16 item 4), and the §3 claims userinfo states (issue 31
+    // item 1): a `t` brings no ID token, so the access token and userinfo are all there is.
+    const facts = await this.summaries.atSignin(claims, token, subject);
+    const { collectorsId } = accountClaimsFrom({
+      accessToken: claims,
+      userinfo: facts.userinfoClaims,
+    });
     const sessionId = await this.sessions.create({
       brand,
       sub: subject,
-      collectorsId: claims.CollectorsId,
+      ...(collectorsId !== undefined ? { collectorsId } : {}),
       tokens: { accessToken: token, expiresAt: claims.exp },
       ...(device ? { userAgent: device } : {}),
       family: randomKey(),
       bindingHash: bindingHashOf(binding),
       startedBy: 'handed-over-token',
-      // Who signed in, for the landing (issue 16 item 4): the token's claims and userinfo.
-      account: await this.summaries.atSignin(claims, token, subject),
+      account: facts.account,
+      ...(Object.keys(facts.userinfoClaims).length > 0
+        ? { userinfoClaims: facts.userinfoClaims }
+        : {}),
     });
-    this.events.signin(brand, { sub: subject, collectorsId: claims.CollectorsId }, 'token');
+    this.events.signin(brand, { sub: subject, ...(collectorsId ? { collectorsId } : {}) }, 'token');
     return {
       ...onward,
       cookies: [

@@ -1,16 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JWTPayload, createRemoteJWKSet, customFetch, errors as joseErrors, jwtVerify } from 'jose';
+import { collectorsIdOf } from '../oidc/account-claims';
 import { OidcClient } from '../oidc/oidc-client';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 
-/** Okta's default authorization server issues access tokens for this audience. */
-export const ACCESS_TOKEN_AUDIENCE = 'api://default';
 /** A token larger than this is refused before any parsing (a cookie could not carry it anyway). */
 export const MAX_TOKEN_LENGTH = 8192;
 
 /** §3 access-token claims. */
 export interface AccessTokenClaims extends JWTPayload {
-  readonly CollectorsId: number;
+  /** §3 CollectorsId as a number (Okta may send a numeric string); absent when the token has none. */
+  readonly CollectorsId?: number;
   readonly NavisionId?: string;
   readonly cid: string;
   readonly scp?: string[];
@@ -47,10 +47,30 @@ export const TOKEN_PROBLEM_MESSAGES: Readonly<Record<TokenProblem, string>> = {
 };
 
 /**
+ * The JOSE `typ` of an access token: none at all (Okta's access tokens carry only `kid` and `alg`), or
+ * RFC 9068's `at+jwt`, with or without `application/`, in any case (RFC 7515 §4.1.9).
+ */
+export function isAccessTokenType(typ: unknown): boolean {
+  if (typ === undefined) return true;
+  if (typeof typ !== 'string') return false;
+  const t = typ.toLowerCase();
+  return t === 'at+jwt' || t === 'application/at+jwt';
+}
+
+/**
+ * Claims that only another kind of token of the same IdP carries (issue 31 item 1): with no `typ` to
+ * go by, an ID token (OIDC Core §2, §3.1.3.6: `nonce`, `at_hash`, `c_hash`, `auth_time` with a client
+ * audience) or a logout token (Back-Channel Logout 1.0 §2.4: `events`) is told from an access token by
+ * these, and by its audience, which is a client id rather than the authorization server's.
+ */
+export const NOT_ACCESS_TOKEN_CLAIMS = ['nonce', 'at_hash', 'c_hash', 'events'] as const;
+
+/**
  * Verifies access tokens before any use (§5, DESIGN.md flow 5, ASVS 5.0 9.1-9.2): the compact shape
  * and size before parsing, signature against the issuer's JWKS, RS256 only (no `none`, no key
- * confusion), the `at+jwt` type, issuer, audience, expiry, `sub`, an `iat` not in the future and a
- * lifetime within ACCESS_TOKEN_MAX_LIFETIME_SECONDS (RFC 9068 §4), and Okta's `cid` and `scp`.
+ * confusion), a `typ` that is absent or `at+jwt`, no claim only an ID or logout token carries, issuer,
+ * audience (IDP_AUDIENCE), expiry, `sub`, an `iat` not in the future and a lifetime within
+ * ACCESS_TOKEN_MAX_LIFETIME_SECONDS (RFC 9068 §4), and Okta's `cid` and `scp`.
  */
 @Injectable()
 export class TokenVerifier {
@@ -101,25 +121,29 @@ export class TokenVerifier {
     if (!COMPACT_JWS.test(token)) return { ok: false, reason: 'malformed' };
     const maxLifetime = this.config.idp.accessTokenMaxLifetimeSeconds;
     try {
-      const { payload } = await jwtVerify(token, await this.keySet(), {
+      const { payload, protectedHeader } = await jwtVerify(token, await this.keySet(), {
         algorithms: ['RS256'],
         issuer: this.config.idp.issuer,
-        audience: ACCESS_TOKEN_AUDIENCE,
-        // RFC 9068 §4 and RFC 8725 §3.11: an access token says so in its header (`at+jwt`, any
-        // case, `application/` optional: jose normalises both), so a logout or ID token signed by
-        // the same IdP is never taken for one.
-        typ: 'at+jwt',
+        // The authorization server's audience, never a client id (an ID or logout token's `aud`).
+        audience: this.config.idp.audience,
         requiredClaims: ['exp', 'iat', 'sub', 'cid'],
         // An iat in the future (beyond the tolerance) is refused; so is one older than the longest
         // lifetime allowed.
         maxTokenAge: maxLifetime,
         clockTolerance: CLOCK_TOLERANCE_SECONDS,
       });
+      const collectorsId = collectorsIdOf(payload.CollectorsId);
       if (
+        // RFC 9068 §4 and RFC 8725 §3.11 where the IdP types its tokens; Okta does not, so the
+        // claims below tell an ID or logout token of the same IdP apart.
+        !isAccessTokenType(protectedHeader.typ) ||
+        NOT_ACCESS_TOKEN_CLAIMS.some((claim) => payload[claim] !== undefined) ||
         typeof payload.cid !== 'string' ||
         typeof payload.sub !== 'string' ||
         payload.sub === '' ||
-        typeof payload.CollectorsId !== 'number' ||
+        // §3: a collector number, or a numeric string of one (Okta's expression language); a token
+        // may also leave it to the ID token or userinfo (src/oidc/account-claims.ts).
+        (payload.CollectorsId !== undefined && collectorsId === undefined) ||
         (payload.scp !== undefined && !Array.isArray(payload.scp)) ||
         // A lifetime no longer than configured: an absurd exp (1e308) is no token of our IdP's.
         typeof payload.exp !== 'number' ||
@@ -128,7 +152,12 @@ export class TokenVerifier {
       ) {
         return { ok: false, reason: 'invalid' };
       }
-      return { ok: true, claims: payload as AccessTokenClaims };
+      const { CollectorsId: _stated, ...rest } = payload;
+      const claims = {
+        ...rest,
+        ...(collectorsId !== undefined ? { CollectorsId: collectorsId } : {}),
+      };
+      return { ok: true, claims: claims as AccessTokenClaims };
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };
       return { ok: false, reason: 'invalid' };

@@ -16,8 +16,14 @@ export class Browser {
   readonly jar = new CookieJar();
   readonly history: BrowserResponse[] = [];
 
-  /** `headers` go with every request (e.g. a User-Agent). */
-  constructor(private readonly defaultHeaders: Record<string, string> = {}) {}
+  /**
+   * `headers` go with every request (e.g. a User-Agent); `fetchImpl` is how it reaches servers (the
+   * TLS-fronted journeys pass one that trusts the test certificate authority, tls-front.ts).
+   */
+  constructor(
+    private readonly defaultHeaders: Record<string, string> = {},
+    private readonly fetchImpl: typeof fetch = fetch,
+  ) {}
 
   async request(
     url: string,
@@ -31,7 +37,7 @@ export class Browser {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(init.form).toString();
     }
-    const res = await fetch(url, {
+    const res = await this.fetchImpl(url, {
       method: init.method ?? (init.form ? 'POST' : 'GET'),
       headers,
       body,

@@ -8,14 +8,19 @@ import { throughIdp } from './signin-journey';
 import { tempDataDir } from './test-config';
 
 const ROOT = path.resolve(__dirname, '../..');
+/** Set by test/support/run-build.js: the run's one build of the service. */
+const BUILD_ENV = 'SIGNON_TEST_BUILD';
 
 /**
- * Compiles the service as `npm run build` does (tsc -p tsconfig.build.json), into a folder of its own
- * under .test-data/ so that suites running side by side never read a half-written dist/. The product
- * finds its project root (locales, client bundle) and node_modules by walking up from there.
- * Returns the path of main.js; remove the folder with removeBuild when the suite ends.
+ * The service as `npm run build` compiles it: the run's one build (test/support/run-build.js, made by
+ * Jest's globalSetup), or, when a spec runs outside that setup, a build of its own into a folder under
+ * .test-data/ so that suites side by side never read a half-written dist/. The product finds its
+ * project root (locales, client bundle) and node_modules by walking up from there.
+ * Returns the path of main.js; pass it to removeBuild when the suite ends.
  */
 export function buildApp(): string {
+  const shared = process.env[BUILD_ENV];
+  if (shared && fs.existsSync(shared)) return shared;
   const outDir = path.join(ROOT, '.test-data', `build-${randomUUID()}`);
   execFileSync(
     process.execPath,
@@ -31,7 +36,9 @@ export function buildApp(): string {
   return path.join(outDir, 'src/main.js');
 }
 
+/** Removes a suite's own build; the run's shared one is removed by Jest's globalTeardown. */
 export function removeBuild(main: string): void {
+  if (main === process.env[BUILD_ENV]) return;
   fs.rmSync(path.resolve(main, '../..'), { recursive: true, force: true });
 }
 

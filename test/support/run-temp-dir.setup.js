@@ -1,3 +1,10 @@
-// Jest's globalSetup: see run-temp-dir.js.
+// Jest's globalSetup: the run's temporary folder (run-temp-dir.js), then the run's one build of the
+// service (run-build.js).
 'use strict';
-module.exports = require('./run-temp-dir').setup;
+const tempDir = require('./run-temp-dir');
+const runBuild = require('./run-build');
+
+module.exports = async (globalConfig) => {
+  await tempDir.setup();
+  runBuild.build(globalConfig);
+};

@@ -1,3 +1,9 @@
-// Jest's globalTeardown: see run-temp-dir.js.
+// Jest's globalTeardown: see run-temp-dir.js and run-build.js.
 'use strict';
-module.exports = require('./run-temp-dir').teardown;
+const tempDir = require('./run-temp-dir');
+const runBuild = require('./run-build');
+
+module.exports = async () => {
+  runBuild.remove();
+  await tempDir.teardown();
+};

@@ -22,12 +22,7 @@ import {
   ProviderInteraction,
   SILENT_PARAM,
 } from '../provider/embedded-idp';
-import {
-  ACCESS_TOKEN_AUDIENCE,
-  RESOURCE_SCOPES,
-  SUPPORTED_SCOPES,
-  interactionPath,
-} from '../provider/okta-shape';
+import { RESOURCE_SCOPES, SUPPORTED_SCOPES, interactionPath } from '../provider/okta-shape';
 import { FlowData, FlowRecords, csrfMatches, newCsrfToken } from './flow-records';
 import type { PageContext } from './interaction.controller';
 import { journeyBrand } from '../provider/journey-brand';
@@ -312,7 +307,7 @@ export class InteractionService {
       : new Grant({ accountId, clientId });
     if (!grant) return false;
     grant.addOIDCScope(SUPPORTED_SCOPES.join(' '));
-    grant.addResourceScope(ACCESS_TOKEN_AUDIENCE, RESOURCE_SCOPES);
+    grant.addResourceScope(this.idp.audience, RESOURCE_SCOPES);
     const grantId = await grant.save();
     await interaction.finish({ consent: { grantId } }, true);
     return true;

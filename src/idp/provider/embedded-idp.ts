@@ -18,6 +18,7 @@ import { SigningKeys } from './signing-keys';
 import type { SessionStore } from '../../session/session-store';
 import { EndedAccountArtefacts, StoreOidcStorage } from './oidc-store-adapter';
 import { loadOidcProvider } from './load-oidc-provider';
+import { jwtUserinfo } from './jwt-userinfo';
 
 /** Marks an authorization request that arrived with prompt=none (see `keepOfflineAccess`). */
 export const SILENT_PARAM = 'x_silent';
@@ -122,6 +123,8 @@ export class EmbeddedIdp {
     private readonly storage: StoreOidcStorage,
     /** The clients registered with a back-channel logout endpoint (this service's own). */
     private readonly backchannelClients: readonly string[],
+    /** The `aud` of its access tokens (IDP_AUDIENCE), which every grant's resource scopes are for. */
+    readonly audience: string,
   ) {}
 
   /**
@@ -222,7 +225,7 @@ export class EmbeddedIdp {
       .filter((client) => typeof client.backchannel_logout_uri === 'string')
       .map((client) => client.client_id);
     const build = () => buildProvider(config, store, storage, accounts, pages, onServerError);
-    return new EmbeddedIdp(build, storage, backchannelClients);
+    return new EmbeddedIdp(build, storage, backchannelClients, config.idp.audience);
   }
 
   /**
@@ -290,6 +293,15 @@ async function buildProvider(
     keepOfflineAccess(ctx as KoaContextWithOIDC, knownClients);
     await next();
   });
+  // Userinfo for its own JWT access tokens, as Okta answers it (jwt-userinfo.ts, issue 31 item 1).
+  provider.use(
+    jwtUserinfo({
+      issuer: config.idp.issuer,
+      audience: config.idp.audience,
+      keys: jwks.keys,
+      accounts,
+    }),
+  );
   provider.on('server_error', onServerError);
   return provider;
 }

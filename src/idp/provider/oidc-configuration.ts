@@ -8,7 +8,6 @@ import type {
 } from 'oidc-provider';
 import type { AppConfig } from '../../config/app-config';
 import {
-  ACCESS_TOKEN_AUDIENCE,
   CLAIMS_BY_SCOPE,
   OKTA_ROUTES,
   RESOURCE_SCOPES,
@@ -127,6 +126,8 @@ export function oidcClients(config: AppConfig): ClientMetadata[] {
  */
 export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
   const { config, accounts } = deps;
+  // Issue 31 item 1: the audience Okta's authorization server is configured with (IDP_AUDIENCE).
+  const { audience } = config.idp;
   // The account findAccount loaded, by the Account entity it returned (oidc-provider keeps that very
   // object as the request's ctx.oidc.entities.Account), so that extraTokenClaims, in the same token
   // request, need not read the account again (issue 18 item 3: one look-up less per refresh grant).
@@ -180,7 +181,7 @@ export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
         existing ??
         new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
       grant.addOIDCScope(SUPPORTED_SCOPES.join(' '));
-      grant.addResourceScope(ACCESS_TOKEN_AUDIENCE, RESOURCE_SCOPES);
+      grant.addResourceScope(audience, RESOURCE_SCOPES);
       await grant.save();
       return grant;
     },
@@ -220,13 +221,13 @@ export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
       },
       resourceIndicators: {
         enabled: true,
-        defaultResource: () => ACCESS_TOKEN_AUDIENCE,
+        defaultResource: () => audience,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => {
-          if (resource !== ACCESS_TOKEN_AUDIENCE) throw new Error('unknown resource');
+          if (resource !== audience) throw new Error('unknown resource');
           return {
             scope: RESOURCE_SCOPES,
-            audience: ACCESS_TOKEN_AUDIENCE,
+            audience: audience,
             accessTokenTTL: config.idp.accessTokenTtlSeconds,
             accessTokenFormat: 'jwt',
             jwt: { sign: { alg: 'RS256' } },

@@ -17,9 +17,6 @@ export const OKTA_ROUTES = {
   introspection: '/v1/introspect',
 } as const;
 
-/** The `aud` of access tokens from Okta's default authorization server. */
-export const ACCESS_TOKEN_AUDIENCE = 'api://default';
-
 export const SUPPORTED_SCOPES = [
   'openid',
   'customer',

@@ -1,0 +1,175 @@
+import { Browser, BrowserResponse } from './browser';
+import { freePort } from './free-port';
+import { IdpFault, OktaIdp, OktaUser, TEST_CA, startOktaIdp } from './okta-idp';
+import { ProcessApp, buildApp, removeBuild, startProcessApp } from './process-app';
+import { productionEnv } from './test-config';
+import { TlsFront, startTlsFront, trustingFetch } from './tls-front';
+
+/** This service's client at the Okta-shaped IdP, and a brand client (pcgs) for the code redirect. */
+export const SERVICE_CLIENT = { clientId: '0oa-signon-qa', clientSecret: 'q'.repeat(40) };
+export const PCGS_CLIENT = { clientId: '0oa-pcgs-qa', clientSecret: 'p'.repeat(40) };
+/** A mobile app's client: it exchanges handoff codes at this service. */
+export const PSAMOBILE_CLIENT = { clientId: '0oa-psamobile-qa', clientSecret: 'm'.repeat(40) };
+
+/** Collectors of the Okta-shaped org, one per place the org may put the §3 claims. */
+export const OKTA_USERS = {
+  /** The usual org: CollectorsId in both tokens (as a numeric string), the flags in the ID token. */
+  plain: {
+    uid: '00u1plainCollector',
+    email: 'plain@example.com',
+    password: 'Okta-shaped-1!',
+    name: 'Plain Collector',
+    collectorsId: '4242',
+    claimsIn: 'idToken',
+  },
+  /** Every custom claim in the access token only. */
+  inAccessToken: {
+    uid: '00u2accessToken',
+    email: 'access@example.com',
+    password: 'Okta-shaped-2!',
+    name: 'Access Claims',
+    collectorsId: 5151,
+    claimsIn: 'accessToken',
+    flags: { setupMfa: true },
+  },
+  /** No custom claim in any token: userinfo alone states them. */
+  inUserinfo: {
+    uid: '00u3userinfoOnly',
+    email: 'userinfo@example.com',
+    password: 'Okta-shaped-3!',
+    name: 'Userinfo Claims',
+    collectorsId: '6161',
+    claimsIn: 'userinfo',
+    flags: { isMigrating: true },
+  },
+} as const satisfies Record<string, OktaUser>;
+
+export interface OktaStack {
+  readonly idp: OktaIdp;
+  readonly app: ProcessApp;
+  readonly front: TlsFront;
+  /** The service's public URL (https, through the TLS front). */
+  readonly url: string;
+  /** A browser that trusts the test authority, as a collector's browser trusts a real one. */
+  browser(): Browser;
+  fault(mode: IdpFault): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Production's shape on one machine (issue 31 item 2): the service as `npm start` runs it with
+ * APP_ENV=qa and IDP_MODE=external, behind a TLS front (TRUST_PROXY=1), against the Okta-shaped IdP
+ * of okta-idp.ts in a process of its own, trusting the test authority through NODE_EXTRA_CA_CERTS as
+ * a platform team trusts a private one (docs/okta.md).
+ */
+export async function startOktaStack(
+  options: { env?: Record<string, string>; accessTokenTtlSeconds?: number } = {},
+): Promise<OktaStack> {
+  const [appPort, frontPort] = [await freePort(), await freePort()];
+  const publicUrl = `https://localhost:${frontPort}`;
+  const idp = await startOktaIdp({
+    users: Object.values(OKTA_USERS),
+    clients: [
+      {
+        ...SERVICE_CLIENT,
+        redirectUris: [`${publicUrl}/handleloginredirect`],
+        postLogoutRedirectUris: [`${publicUrl}/handlelogoutredirect`],
+      },
+      { ...PCGS_CLIENT, redirectUris: [`${publicUrl}/handlebrandtokenredirect`] },
+      { ...PSAMOBILE_CLIENT, redirectUris: [`${publicUrl}/handlebrandtokenredirect`] },
+    ],
+    ...(options.accessTokenTtlSeconds
+      ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds }
+      : {}),
+  });
+  const main = buildApp();
+  let app: ProcessApp | undefined;
+  try {
+    app = await startProcessApp(main, {
+      ...productionEnv('qa'),
+      PORT: String(appPort),
+      PUBLIC_URL: publicUrl,
+      IDP_MODE: 'external',
+      IDP_ISSUER: idp.issuer,
+      IDP_CLIENT_ID: SERVICE_CLIENT.clientId,
+      IDP_CLIENT_SECRET: SERVICE_CLIENT.clientSecret,
+      BRAND_CLIENTS: JSON.stringify({ pcgs: PCGS_CLIENT, psamobile: PSAMOBILE_CLIENT }),
+      NODE_EXTRA_CA_CERTS: TEST_CA,
+      LOG_LEVEL: 'info',
+      ...options.env,
+    });
+  } catch (error) {
+    await idp.close();
+    throw error;
+  }
+  const front = await startTlsFront(appPort, frontPort);
+  const started = app;
+  return {
+    idp,
+    app: started,
+    front,
+    url: publicUrl,
+    browser: () => new Browser({}, trustingFetch),
+    fault: (mode) => idp.fault(mode),
+    close: async () => {
+      await front.close();
+      await started.kill();
+      await idp.close();
+      removeBuild(main);
+    },
+  };
+}
+
+/**
+ * A collector's way through Okta's sign-in page, from the service's redirect to the IdP until the IdP
+ * sends the browser back to `landingPath`: email and password on the sign-in form; every other hop
+ * is a redirect. Returns the landing URL (not yet visited).
+ */
+export async function throughOkta(
+  browser: Browser,
+  start: BrowserResponse,
+  user: OktaUser,
+  landingPath = '/handleloginredirect',
+): Promise<URL> {
+  let res = start;
+  for (let step = 0; step < 6; step++) {
+    let landing: URL | undefined;
+    res = await browser.follow(res, (next) => {
+      const url = new URL(next);
+      if (url.pathname !== landingPath) return false;
+      landing = url;
+      return true;
+    });
+    if (landing) return landing;
+    const action = /<form method="post" action="([^"]+)"/.exec(res.body)?.[1];
+    if (res.status !== 200 || !action)
+      throw new Error(`Okta answered ${res.status} at ${res.url}:\n${res.body.slice(0, 800)}`);
+    res = await browser.post(new URL(action, res.url).href, {
+      username: user.email,
+      password: user.password,
+    });
+  }
+  throw new Error(`Okta did not send ${user.email} back to ${landingPath}`);
+}
+
+/** A signed-in browser: /signin?<query> through Okta, and the landing's answer. */
+export async function signInThroughOkta(
+  stack: OktaStack,
+  user: OktaUser,
+  query = 'b=collectors',
+  browser = stack.browser(),
+): Promise<{ browser: Browser; landed: BrowserResponse }> {
+  const start = await browser.get(`${stack.url}/signin?${query}`);
+  const landing = await throughOkta(browser, start, user);
+  const landed = await browser.get(landing.href);
+  return { browser, landed };
+}
+
+/** account.status as the page's client asks it, with the browser's cookies. */
+export async function accountStatusOf(
+  stack: OktaStack,
+  browser: Browser,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await browser.get(`${stack.url}/api/collectors-web/trpc/account.status`);
+  return { status: res.status, body: JSON.parse(res.body) as Record<string, unknown> };
+}

@@ -321,8 +321,18 @@ function wrap(message: string, error: unknown): IdpError {
     error.code !== undefined &&
     INVALID_RESPONSE_CODES.has(error.code);
   const wrapped = new IdpError(message, oauthError, { cause: error, invalidResponse });
-  // An outage says so: "the refresh token was not accepted" would blame a token nobody looked at.
-  return wrapped.outage
-    ? new IdpError(`the IdP did not answer: ${message}`, oauthError, { cause: error })
-    : wrapped;
+  // An outage says so, with the IdP's HTTP status when it gave one: "the refresh token was not
+  // accepted" would blame a token nobody looked at.
+  if (!wrapped.outage) return wrapped;
+  const status = httpStatusOf(error);
+  const what = status ? `the IdP answered HTTP ${status}` : 'the IdP did not answer';
+  return new IdpError(`${what}: ${message}`, oauthError, { cause: error });
+}
+
+/** The HTTP status of the IdP's answer an openid-client error carries (its cause is the Response). */
+function httpStatusOf(error: unknown): number | undefined {
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  if (cause instanceof Response) return cause.status;
+  const status = (error as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' ? status : undefined;
 }

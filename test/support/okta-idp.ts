@@ -37,11 +37,23 @@ export interface OktaClient {
 
 export type IdpFault = 'none' | 'down' | '503' | 'hang';
 
+export interface TokenRequest {
+  readonly grant_type: string;
+  readonly scope?: string;
+  readonly client_id?: string;
+  readonly status: number;
+}
+
 export interface OktaIdp {
   readonly issuer: string;
   readonly port: number;
-  /** Switches the IdP's behaviour; resolves once it is in effect. */
-  fault(mode: IdpFault): Promise<void>;
+  /**
+   * Switches the IdP's behaviour; resolves once it is in effect. `path` limits a '503' or 'hang' to
+   * one endpoint (e.g. '/oauth2/default/v1/userinfo').
+   */
+  fault(mode: IdpFault, path?: string): Promise<void>;
+  /** What its token endpoint was asked so far. */
+  tokenRequests(): Promise<TokenRequest[]>;
   output(): string;
   close(): Promise<void>;
 }
@@ -81,7 +93,9 @@ export async function startOktaIdp(options: {
       if (output.includes(`listening ${port}`)) resolve();
     });
     child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    child.once('exit', (code) => reject(new Error(`the Okta-shaped IdP exited (${code}):\n${output}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the Okta-shaped IdP exited (${code}):\n${output}`)),
+    );
   });
   await listening;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -89,7 +103,7 @@ export async function startOktaIdp(options: {
     issuer: `${tls ? 'https' : 'http'}://localhost:${port}/oauth2/default`,
     port,
     output: () => output,
-    fault: (mode) =>
+    fault: (mode, path) =>
       new Promise<void>((resolve) => {
         const onMessage = (message: unknown) => {
           if ((message as { fault?: string }).fault !== mode) return;
@@ -97,7 +111,18 @@ export async function startOktaIdp(options: {
           resolve();
         };
         child.on('message', onMessage);
-        child.send({ fault: mode });
+        child.send({ fault: mode, ...(path ? { path } : {}) });
+      }),
+    tokenRequests: () =>
+      new Promise<TokenRequest[]>((resolve) => {
+        const onMessage = (message: unknown) => {
+          const list = (message as { tokenRequests?: TokenRequest[] }).tokenRequests;
+          if (!list) return;
+          child.off('message', onMessage);
+          resolve(list);
+        };
+        child.on('message', onMessage);
+        child.send({ report: 'token-requests' });
       }),
     close: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -52,7 +52,7 @@ export interface OktaStack {
   readonly url: string;
   /** A browser that trusts the test authority, as a collector's browser trusts a real one. */
   browser(): Browser;
-  fault(mode: IdpFault): Promise<void>;
+  fault(mode: IdpFault, path?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -110,7 +110,7 @@ export async function startOktaStack(
     front,
     url: publicUrl,
     browser: () => new Browser({}, trustingFetch),
-    fault: (mode) => idp.fault(mode),
+    fault: (mode, path) => idp.fault(mode, path),
     close: async () => {
       await front.close();
       await started.kill();

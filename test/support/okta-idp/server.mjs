@@ -43,7 +43,12 @@ function customClaims(user) {
 }
 
 const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-const signingKey = { ...(await exportJWK(privateKey)), kid: crypto.randomUUID(), alg: 'RS256', use: 'sig' };
+const signingKey = {
+  ...(await exportJWK(privateKey)),
+  kid: crypto.randomUUID(),
+  alg: 'RS256',
+  use: 'sig',
+};
 const publicJwk = Object.fromEntries(
   Object.entries(signingKey).filter(([k]) => !['d', 'p', 'q', 'dp', 'dq', 'qi'].includes(k)),
 );
@@ -61,7 +66,10 @@ class MemoryAdapter {
     return id;
   }
   async upsert(id, payload, expiresIn) {
-    this.items.set(id, { payload, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : undefined });
+    this.items.set(id, {
+      payload,
+      expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : undefined,
+    });
     if (payload.grantId) {
       const grants = stores.get('__grants') ?? new Map();
       stores.set('__grants', grants);
@@ -97,8 +105,32 @@ class MemoryAdapter {
     this.items.delete(id);
   }
   async revokeByGrantId(grantId) {
-    for (const [name, id] of stores.get('__grants')?.get(grantId) ?? []) stores.get(name)?.delete(id);
+    for (const [name, id] of stores.get('__grants')?.get(grantId) ?? [])
+      stores.get(name)?.delete(id);
   }
+}
+
+/** An account as oidc-provider's findAccount returns it. */
+async function accountOf(sub) {
+  const user = users.get(sub);
+  if (!user) return undefined;
+  return {
+    accountId: user.uid,
+    async claims(use) {
+      const base = {
+        sub: user.uid,
+        name: user.name,
+        preferred_username: user.email,
+        email: user.email,
+        email_verified: true,
+        locale: 'en-US',
+      };
+      const inThisOne =
+        (use === 'id_token' && user.claimsIn === 'idToken') ||
+        (use === 'userinfo' && (user.claimsIn === 'idToken' || user.claimsIn === 'userinfo'));
+      return inThisOne ? { ...base, ...customClaims(user) } : base;
+    },
+  };
 }
 
 const SCOPES = ['openid', 'profile', 'email', 'customer', 'offline_access'];
@@ -148,27 +180,7 @@ const provider = new Provider(issuer, {
   interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
   // Each user's custom claims go in the token its row names, as an Okta org's claim settings put
   // them: 'idToken' (ID token and userinfo), 'accessToken' (access token only) or 'userinfo'.
-  async findAccount(_ctx, sub) {
-    const user = users.get(sub);
-    if (!user) return undefined;
-    return {
-      accountId: user.uid,
-      async claims(use) {
-        const base = {
-          sub: user.uid,
-          name: user.name,
-          preferred_username: user.email,
-          email: user.email,
-          email_verified: true,
-          locale: 'en-US',
-        };
-        const inThisOne =
-          (use === 'id_token' && user.claimsIn === 'idToken') ||
-          (use === 'userinfo' && (user.claimsIn === 'idToken' || user.claimsIn === 'userinfo'));
-        return inThisOne ? { ...base, ...customClaims(user) } : base;
-      },
-    };
-  },
+  findAccount: (_ctx, sub) => accountOf(sub),
   async extraTokenClaims(_ctx, token) {
     if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
     const user = users.get(token.accountId);
@@ -208,7 +220,8 @@ const provider = new Provider(issuer, {
       // Okta signs out on the GET itself; oidc-provider asks to confirm. The form submits itself
       // in a browser; test/support/okta-idp.ts submits it for the cookie-jar browser.
       logoutSource(ctx, form) {
-        ctx.body = `<!doctype html><title>Signing out</title>${form}<script>document.forms[0].submit()</script>`;
+        const yes = '<input type="hidden" name="logout" value="yes" form="op.logoutForm">';
+        ctx.body = `<!doctype html><title>Signing out</title>${form}${yes}<script>document.forms[0].submit()</script>`;
       },
     },
     resourceIndicators: {
@@ -232,7 +245,10 @@ const provider = new Provider(issuer, {
   async loadExistingGrant(ctx) {
     const { client, session } = ctx.oidc;
     if (!client || !session?.accountId) return undefined;
-    const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+    const grant = new ctx.oidc.provider.Grant({
+      clientId: client.clientId,
+      accountId: session.accountId,
+    });
     grant.addOIDCScope(SCOPES.join(' '));
     grant.addResourceScope(AUDIENCE, RESOURCE_SCOPES);
     await grant.save();
@@ -251,7 +267,11 @@ provider.use(async (ctx, next) => {
     const query = { ...ctx.query };
     const scopes = String(query.scope ?? '').split(' ');
     if (scopes.includes('offline_access')) {
-      const prompts = new Set(String(query.prompt ?? '').split(' ').filter(Boolean));
+      const prompts = new Set(
+        String(query.prompt ?? '')
+          .split(' ')
+          .filter(Boolean),
+      );
       if (prompts.delete('none')) query.x_silent = '1';
       prompts.add('consent');
       query.prompt = [...prompts].join(' ');
@@ -266,7 +286,7 @@ provider.use(async (ctx, next) => {
         const { payload } = await jwtVerify(match[1], verifyKeys, { issuer, audience: AUDIENCE });
         const user = users.get(payload.uid);
         if (!user) throw new Error('no such user');
-        const account = await provider.findAccount(ctx, user.uid);
+        const account = await accountOf(user.uid);
         ctx.body = await account.claims('userinfo', payload.scp.join(' '), {}, []);
       } catch (error) {
         process.stderr.write(`okta-idp userinfo: ${error}\n`);
@@ -278,6 +298,15 @@ provider.use(async (ctx, next) => {
     }
   }
   await next();
+  // What the token endpoint was asked (for the tests: §7's refresh scope).
+  if (ctx.path === '/v1/token' && ctx.oidc?.params) {
+    tokenRequests.push({
+      grant_type: ctx.oidc.params.grant_type,
+      scope: ctx.oidc.params.scope,
+      client_id: ctx.oidc.client?.clientId,
+      status: ctx.status,
+    });
+  }
   // No RFC 9207 `iss` on the authorization response, as Okta sends none.
   const location = ctx.response.get('location');
   if (location && ctx.status >= 300 && ctx.status < 400) {
@@ -287,7 +316,11 @@ provider.use(async (ctx, next) => {
       ctx.set('location', url.href);
     }
   }
-  if (ctx.path === '/.well-known/openid-configuration' && ctx.body && typeof ctx.body === 'object') {
+  if (
+    ctx.path === '/.well-known/openid-configuration' &&
+    ctx.body &&
+    typeof ctx.body === 'object'
+  ) {
     delete ctx.body.authorization_response_iss_parameter_supported;
   }
 });
@@ -321,7 +354,10 @@ async function interaction(req, res, uid) {
       });
     }
     if (req.method === 'GET') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+      });
       return res.end(loginPage(uid));
     }
     const form = await readForm(req);
@@ -330,24 +366,39 @@ async function interaction(req, res, uid) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       return res.end(loginPage(uid, 'Unable to sign in'));
     }
-    return provider.interactionFinished(req, res, { login: { accountId: user.uid } }, {
-      mergeWithLastSubmission: false,
-    });
+    return provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: user.uid } },
+      {
+        mergeWithLastSubmission: false,
+      },
+    );
   }
   // consent: granted without a screen (see loadExistingGrant), for the signed-in account.
   const grant = new provider.Grant({ accountId: session.accountId, clientId: params.client_id });
   grant.addOIDCScope(SCOPES.join(' '));
   grant.addResourceScope(AUDIENCE, RESOURCE_SCOPES);
   const grantId = await grant.save();
-  return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  return provider.interactionFinished(
+    req,
+    res,
+    { consent: { grantId } },
+    { mergeWithLastSubmission: true },
+  );
 }
 
+/** The token endpoint's requests, in order. */
+const tokenRequests = [];
 let fault = 'none';
+/** The path a '503' or 'hang' fault is limited to (e.g. /oauth2/default/v1/userinfo), or every path. */
+let faultPath;
 const callback = provider.callback();
 
 async function handle(req, res) {
-  if (fault === 'hang') return; // never answers
-  if (fault === '503') {
+  const faulty = !faultPath || new URL(req.url, issuer).pathname === faultPath;
+  if (faulty && fault === 'hang') return; // never answers
+  if (faulty && fault === '503') {
     res.writeHead(503, { 'content-type': 'text/html' });
     return res.end('<h1>Service Unavailable</h1>');
   }
@@ -384,6 +435,10 @@ function listen() {
 }
 
 process.on('message', async (message) => {
+  if (message?.report === 'token-requests') {
+    process.send?.({ tokenRequests });
+    return;
+  }
   const next = message?.fault;
   if (!['none', 'down', '503', 'hang'].includes(next)) return;
   if (next === 'down' && fault !== 'down') {
@@ -396,6 +451,7 @@ process.on('message', async (message) => {
   }
   if (next === 'hang' || next === '503') for (const socket of sockets) socket.destroy();
   fault = next;
+  faultPath = message.path;
   process.send?.({ fault });
 });
 process.on('disconnect', () => process.exit(0));

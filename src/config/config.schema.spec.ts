@@ -40,6 +40,7 @@ describe(parseConfig.name, () => {
       issuer: 'http://localhost:3333/oauth2/default',
       clientId: 'collectors-signon',
       clientSecret: DEVELOPER_SECRETS.IDP_CLIENT_SECRET,
+      audience: 'api://default',
       accessTokenTtlSeconds: 3600,
       accessTokenMaxLifetimeSeconds: 86400,
     });
@@ -270,6 +271,26 @@ describe(parseConfig.name, () => {
   it('qa is as strict as prod', () => {
     expect(problemsOf({ ...productionEnv('qa'), IDP_MODE: 'embedded' })).toEqual(['IDP_MODE']);
     expect(problemsOf(productionEnv('qa'))).toEqual([]);
+  });
+});
+
+describe('IDP_AUDIENCE (issue 31 item 1: a custom authorization server names its own)', () => {
+  it.each([
+    ['unset: Okta’s default server', undefined, 'api://default'],
+    ['an absolute URI', 'https://api.collectors.com', 'https://api.collectors.com'],
+    ['a plain name', 'collectors-api', 'collectors-api'],
+  ])('%s', (_name, value, audience) => {
+    const env =
+      value === undefined ? productionEnv('qa') : { ...productionEnv('qa'), IDP_AUDIENCE: value };
+    expect(parseConfig(env).idp.audience).toBe(audience);
+  });
+
+  it.each([
+    ['a space', 'api default'],
+    ['a control character', 'api://default\n'],
+    ['more than 200 characters', 'a'.repeat(201)],
+  ])('refuses %s, naming the key', (_name, value) => {
+    expect(problemsOf({ IDP_AUDIENCE: value })).toEqual(['IDP_AUDIENCE']);
   });
 });
 

@@ -18,8 +18,28 @@ export const BINDING_COOKIE = 'signinBinding' as const;
  * context, the PKCE verifier and nonce, and a hash of the browser binding (RFC 9700 §4.7.1: state
  * bound to the user agent). Kept server-side under the OIDC `state`, used once.
  */
+/**
+ * A brand hop waiting for its own grant (issue 31 item 4): where the tokens of the silent
+ * authorization go once the IdP has sent them. Made by this service from its own decision (the
+ * target and return URL passed the redirect policy then); kept server-side, never from the browser.
+ */
+export interface BrandHop {
+  /** The collector the tokens must be for: the session's subject. */
+  readonly sub: string;
+  /** The session id the brand receives as `si` (also the browser's new sessionId), if any. */
+  readonly sessionId?: string;
+  /** The browser's session that remembers the brand's refresh token, revoked when it signs out. */
+  readonly recordIn?: string;
+  readonly target: string;
+  readonly returnUrl?: string;
+  readonly handoff: 'tokens-in-url' | 'handoff-code';
+  readonly clearTokenCookies: boolean;
+}
+
 export interface PendingLogin {
-  readonly kind: 'token' | 'brand';
+  /** token: a sign-in; brand: the brand code redirect; brand-grant: a brand hop's own tokens. */
+  readonly kind: 'token' | 'brand' | 'brand-grant';
+  readonly brandHop?: BrandHop;
   readonly journey: JourneyContext;
   readonly verifier?: string;
   readonly nonce?: string;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import * as client from 'openid-client';
 import { REDIRECT_POLICY } from '../brand/brand.module';
-import type { RedirectPolicy } from '../brand/redirect-policy';
+import type { RedirectPolicy, SafeRedirectUrl } from '../brand/redirect-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { CookieChange, HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
@@ -25,7 +25,7 @@ import { decideAfterLogin } from './after-login';
 import { brandRedirectUrl } from './brand-handoff';
 import { HandoffCodes } from './handoff-codes';
 import type { JourneyContext } from './journey';
-import { BINDING_COOKIE, LoginStates, PendingLogin } from './login-state';
+import { BINDING_COOKIE, BrandHop, LoginStates, PendingLogin } from './login-state';
 import { PendingStepPage, pendingStepPage } from './pending-step-page';
 
 /** What a sign-in started with: the journey and the session the browser already holds, if any. */
@@ -56,6 +56,8 @@ interface Current {
   readonly binding: string;
   /** A binding made by this request (a new authentication): the browser receives its cookie. */
   readonly newBinding: boolean;
+  /** The browser's live session this after-login starts from, when it had one. */
+  readonly sessionId?: string;
 }
 
 /**
@@ -103,7 +105,12 @@ export class SigninService {
           : this.toIdp(journey, pending);
       }
       this.events.signin(journey.brand, subjectOf(record), 'session');
-      return this.afterLogin(journey, { record: reusable(record), binding, newBinding: false });
+      return this.afterLogin(journey, {
+        record: reusable(record),
+        binding,
+        newBinding: false,
+        sessionId,
+      });
     }
     return this.toIdp(journey);
   }
@@ -145,11 +152,12 @@ export class SigninService {
   /** /handleloginredirect: state check, code exchange with ID-token validation, a new session. */
   async land(landing: LoginLanding): Promise<RedirectOutcome> {
     const pending = await this.loginStates.take(landing.state, landing.binding);
-    if (!pending || pending.kind !== 'token')
+    if (!pending || (pending.kind !== 'token' && pending.kind !== 'brand-grant'))
       throw new AppError(
         'InvalidLoginState',
         'sign-in state missing, expired or from another browser',
       );
+    if (pending.kind === 'brand-grant') return this.completeBrandGrant(pending, landing);
     // Issue 17 item 2: the rest (the token exchange, the new session, the brand redirect) continues
     // the trace that this sign-in's /signin started.
     return activeTracer().resume(pending.trace, SPANS.signinLanding, async (span) => {
@@ -266,6 +274,22 @@ export class SigninService {
         const sessionId = decision.createSession
           ? await this.newSession(journey, current, { handedToBrand: true })
           : undefined;
+        // Issue 31 item 4: tokens a session here also holds are never handed to a brand. Refresh
+        // tokens rotate, so whichever side refreshed first would sign the other out. The brand gets
+        // a grant of its own from a silent authorization at the IdP instead.
+        if (sessionId !== undefined || !current.newBinding) {
+          return this.toIdpForBrandGrant(journey, current, {
+            sub: current.record.sub,
+            ...(sessionId ? { sessionId } : {}),
+            ...((sessionId ?? current.sessionId)
+              ? { recordIn: sessionId ?? current.sessionId }
+              : {}),
+            target: decision.target,
+            ...(decision.returnUrl ? { returnUrl: decision.returnUrl } : {}),
+            handoff: decision.handoff,
+            clearTokenCookies: decision.clearTokenCookies,
+          });
+        }
         const handoff =
           decision.handoff === 'tokens-in-url'
             ? ({ mode: 'tokens-in-url', tokens } as const)
@@ -295,6 +319,94 @@ export class SigninService {
         });
       }
     }
+  }
+
+  /**
+   * Issue 31 item 4: a brand hop's own grant. The browser goes to the IdP once more, with prompt=none
+   * (the collector has just signed in there, or holds a session that did): the IdP answers with a
+   * code at once, and the landing hands that authorization's tokens to the brand. The browser
+   * receives its session cookies on the way (they do not depend on the brand's tokens).
+   */
+  private async toIdpForBrandGrant(
+    journey: JourneyContext,
+    current: Current,
+    brandHop: BrandHop,
+  ): Promise<RedirectOutcome> {
+    const verifier = client.randomPKCECodeVerifier();
+    const nonce = client.randomNonce();
+    const { state, binding } = await this.loginStates.begin({
+      kind: 'brand-grant',
+      journey,
+      verifier,
+      nonce,
+      brandHop,
+    });
+    const url = await this.oidc.authorizationUrl({
+      redirectUri: `${this.config.http.publicUrl}${ROUTES.loginLanding}`,
+      state,
+      nonce,
+      codeChallenge: await client.calculatePKCECodeChallenge(verifier),
+      prompt: 'none',
+      uiLocales: journey.locale,
+      extra: { brand: journey.brand },
+    });
+    return redirectTo(url, {
+      cookies: [
+        ...sessionCookies(brandHop.sessionId, current),
+        { set: BINDING_COOKIE, value: binding },
+      ],
+      headers: HANDOFF_HEADERS,
+    });
+  }
+
+  /**
+   * The landing of a brand hop's silent authorization: its tokens, for the same collector, go to the
+   * brand. If the IdP has no session for them any more (login_required), or has another collector's,
+   * the collector signs in at the IdP again for the same journey.
+   */
+  private async completeBrandGrant(
+    pending: PendingLogin,
+    landing: LoginLanding,
+  ): Promise<RedirectOutcome> {
+    const hop = pending.brandHop;
+    const { brand, locale } = pending.journey;
+    const audience = { brand, locale };
+    if (!hop) throw new AppError('InvalidLoginState', 'brand hop state without its hop');
+    if (landing.error) return this.toIdp({ ...pending.journey, returnToSignIn: false });
+    let tokens: TokenResult;
+    try {
+      tokens = await this.oidc.exchangeCode(landing.callbackUrl, {
+        state: landing.state,
+        ...(pending.nonce ? { nonce: pending.nonce } : {}),
+        ...(pending.verifier ? { verifier: pending.verifier } : {}),
+      });
+    } catch (e) {
+      if (e instanceof IdpError && e.outage) throw AppError.inJourney(e, audience);
+      throw new AppError('SigninFailed', 'the brand’s tokens could not be obtained', {
+        cause: e,
+        audience,
+      });
+    }
+    if (tokens.claims.sub !== hop.sub) return this.toIdp({ ...pending.journey, returnToSignIn: false });
+    if (hop.recordIn && tokens.refreshToken)
+      await this.sessions.recordHandedOver(hop.recordIn, tokens.refreshToken);
+    const target = hop.target as SafeRedirectUrl;
+    const returnUrl = hop.returnUrl as SafeRedirectUrl | undefined;
+    const handoff =
+      hop.handoff === 'tokens-in-url'
+        ? ({ mode: 'tokens-in-url', tokens } as const)
+        : ({
+            mode: 'handoff-code',
+            code: await this.handoffs.issue({
+              brand,
+              tokens,
+              ...(hop.sessionId ? { sessionId: hop.sessionId } : {}),
+            }),
+          } as const);
+    return redirectTo(brandRedirectUrl(target, handoff, hop.sessionId, returnUrl), {
+      cookies: hop.clearTokenCookies ? [{ clearTokens: true }] : [],
+      headers: HANDOFF_HEADERS,
+    });
   }
 
   /**

@@ -64,6 +64,11 @@ export interface IdpConfig {
    * `api://default`, a custom one what its Audience setting says. The embedded IdP issues this one.
    */
   readonly audience: string;
+  /**
+   * The first delay before a failed refresh-token revocation is tried again (REVOCATION_RETRY_MS),
+   * doubling with each retry (src/session/revocation-queue.ts); also how often the queue is drained.
+   */
+  readonly revocationRetryMs: number;
   /** Embedded IdP only: access-token lifetime in seconds (Okta's default is one hour). */
   readonly accessTokenTtlSeconds: number;
   /**

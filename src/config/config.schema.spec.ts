@@ -41,6 +41,7 @@ describe(parseConfig.name, () => {
       clientId: 'collectors-signon',
       clientSecret: DEVELOPER_SECRETS.IDP_CLIENT_SECRET,
       audience: 'api://default',
+      revocationRetryMs: 30_000,
       accessTokenTtlSeconds: 3600,
       accessTokenMaxLifetimeSeconds: 86400,
     });

@@ -338,6 +338,13 @@ export function parseConfig(raw: RawEnv): AppConfig {
     'api://default',
   );
 
+  // Issue 31 item 3: a revocation the IdP did not take is retried from this delay, doubling.
+  const revocationRetryMs = read(
+    'REVOCATION_RETRY_MS',
+    z.coerce.number().int().min(100).max(3_600_000),
+    30_000,
+  );
+
   let overrides: Partial<Record<Brand, BrandUrlOverride>> = {};
   if (raw.BRAND_URLS) {
     let json: unknown;
@@ -528,6 +535,7 @@ export function parseConfig(raw: RawEnv): AppConfig {
       clientId,
       clientSecret,
       audience,
+      revocationRetryMs,
       accessTokenTtlSeconds,
       accessTokenMaxLifetimeSeconds,
     },

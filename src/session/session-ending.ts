@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AppLogger } from '../logging/app-logger';
 import type { ListedSession, SessionRecord } from './sessions';
 import { Sessions } from './sessions';
-import { OidcClient } from '../oidc/oidc-client';
+import { IdpError, OidcClient } from '../oidc/oidc-client';
+import { RevocationQueue } from './revocation-queue';
 
 /**
  * Who is told when a session ends (the port). Back-channel logout implements it (it sends each brand
@@ -24,6 +25,15 @@ export type EndReason =
   /** The browser signed in again: its previous session ends, refresh token and all. */
   | 'signed-in-again';
 
+/** The endings that are the collector (or the IdP for them) signing out, everywhere it reaches. */
+const SIGNOUT_REASONS: ReadonlySet<EndReason> = new Set([
+  'signout',
+  'api',
+  'session-page',
+  'everywhere',
+  'idp-backchannel',
+]);
+
 /**
  * Every way a session ends goes through here (sign-out, the account API, the session management
  * page, the IdP's back-channel logout), so each ending does the same three things: the record and its
@@ -38,6 +48,7 @@ export class SessionEnding {
     private readonly sessions: Sessions,
     private readonly oidc: OidcClient,
     private readonly logger: AppLogger,
+    private readonly revocations: RevocationQueue,
   ) {
     this.logger.setContext(SessionEnding.name);
   }
@@ -84,16 +95,28 @@ export class SessionEnding {
     return ended;
   }
 
+  /**
+   * A failed revocation must not keep the session alive here. When the IdP did not answer, the token
+   * is revoked later from the durable queue (issue 31 item 3); a refusal is only logged.
+   */
+  private async revoke(refreshToken: string): Promise<void> {
+    await this.oidc.revoke(refreshToken).catch(async (error: unknown) => {
+      this.logger.warn(
+        { err: error instanceof Error ? error.message : 'revoke failed' },
+        'refresh token revocation failed',
+      );
+      if (error instanceof IdpError && error.outage) await this.revocations.add(refreshToken);
+    });
+  }
+
   private async afterEnd(record: SessionRecord, reason: EndReason): Promise<void> {
     this.logger.info({ event: 'session-ended', reason, brand: record.brand }, 'session ended');
-    if (record.tokens.refreshToken) {
-      // A failed revocation must not keep the session alive here; it is logged and we go on.
-      await this.oidc.revoke(record.tokens.refreshToken).catch((error: unknown) => {
-        this.logger.warn(
-          { err: error instanceof Error ? error.message : 'revoke failed' },
-          'refresh token revocation failed',
-        );
-      });
+    // The session's own refresh token always goes. The grants it handed to brands (issue 31 item 4)
+    // go only when the collector signs out: a new sign-in or a lapse here is no reason to sign a
+    // brand out.
+    const handedOver = SIGNOUT_REASONS.has(reason) ? (record.tokens.handedOver ?? []) : [];
+    for (const refreshToken of [record.tokens.refreshToken, ...handedOver]) {
+      if (refreshToken) await this.revoke(refreshToken);
     }
     // A browser that signs in again has not signed out: its brands are not told (the new sign-in may
     // even continue the same IdP session); only the old refresh token goes.

@@ -9,6 +9,7 @@ import { Sessions } from './sessions';
 import { TokenRefresher } from './token-refresh';
 import { TokenVault } from './token-vault';
 import { AccountSummaries } from './account-summary';
+import { RevocationQueue } from './revocation-queue';
 import { loadRedisSessionStore } from './redis-session-store.loader';
 import { SESSION_STORE, SessionStore } from './session-store';
 import { SqliteSessionStore } from './sqlite-session-store';
@@ -32,6 +33,7 @@ const SESSION_PROVIDERS = [
   SessionEnding,
   AccountProfiles,
   AccountSummaries,
+  RevocationQueue,
 ];
 
 /**

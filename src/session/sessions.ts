@@ -12,6 +12,19 @@ import type { AccountSummary } from './account-summary';
 
 export type { TokenSet } from '../oidc/oidc-client';
 
+/** A session's tokens, sealed together at rest. */
+export interface SessionTokens extends TokenSet {
+  /**
+   * The refresh tokens of the grants this session handed to brands (issue 31 item 4: each brand hop
+   * gets a grant of its own). Not this session's to use; revoked with it when the collector signs
+   * out (src/session/session-ending.ts). The latest few are kept.
+   */
+  readonly handedOver?: readonly string[];
+}
+
+/** How many handed-over refresh tokens a session remembers. */
+export const MAX_HANDED_OVER = 16;
+
 /** §9: the sessionId cookie, and so the session, lasts one year. */
 export const SESSION_TTL_SECONDS = 31_536_000;
 /**
@@ -30,7 +43,7 @@ export interface SessionRecord {
   readonly collectorsId?: number;
   readonly createdAt: number;
   readonly lastUsedAt: number;
-  readonly tokens: TokenSet;
+  readonly tokens: SessionTokens;
   readonly userAgent?: string;
   /** The IdP's session id (the ID token's `sid`), for its back-channel logout tokens. */
   readonly idpSid?: string;
@@ -220,7 +233,7 @@ export class Sessions {
     const opened = this.vault.open(stored.tokens, key);
     return opened === undefined
       ? undefined
-      : frozen({ ...stored, tokens: JSON.parse(opened) as TokenSet });
+      : frozen({ ...stored, tokens: JSON.parse(opened) as SessionTokens });
   }
 
   /** Keeps an opened record; the oldest kept goes first once OPENED_RECORDS_KEPT are kept. */
@@ -341,7 +354,7 @@ export class Sessions {
 
   async updateTokens(
     id: string,
-    tokens: TokenSet,
+    tokens: SessionTokens,
     now = Date.now(),
     /** A new userinfo snapshot of the §3 claims, when the refresh read one. */
     userinfoClaims?: StatedClaims,
@@ -360,6 +373,14 @@ export class Sessions {
     if (!(await this.store.replace(key, raw, this.ttlSeconds(updated, now)))) return undefined;
     this.keep(key, raw, updated);
     return updated;
+  }
+
+  /** Remembers a refresh token handed to a brand from this session (issue 31 item 4). */
+  async recordHandedOver(id: string, refreshToken: string): Promise<void> {
+    const record = await this.get(id);
+    if (!record) return;
+    const handedOver = [...(record.tokens.handedOver ?? []), refreshToken].slice(-MAX_HANDED_OVER);
+    await this.updateTokens(id, { ...record.tokens, handedOver }, record.lastUsedAt);
   }
 
   /** Ends a session; returns its record when there was one. */

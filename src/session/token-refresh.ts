@@ -4,7 +4,7 @@ import { AppLogger } from '../logging/app-logger';
 import { IdpError, OidcClient } from '../oidc/oidc-client';
 import { AppMetrics } from '../metrics';
 import { SESSION_STORE, SessionStore } from './session-store';
-import { SessionRecord, Sessions, TokenSet } from './sessions';
+import { SessionRecord, SessionTokens, Sessions, TokenSet } from './sessions';
 import {
   StatedClaims,
   decodedClaims,
@@ -87,13 +87,14 @@ export class TokenRefresher {
       }
       try {
         const tokens = await this.oidc.refresh(current.tokens.refreshToken);
-        const next: TokenSet = {
+        const next: SessionTokens = {
           accessToken: tokens.accessToken,
           refreshToken: tokens.refreshToken ?? current.tokens.refreshToken,
           ...((tokens.idToken ?? current.tokens.idToken)
             ? { idToken: tokens.idToken ?? current.tokens.idToken }
             : {}),
           expiresAt: tokens.expiresAt,
+          ...(current.tokens.handedOver ? { handedOver: current.tokens.handedOver } : {}),
         };
         const updated = await this.sessions.updateTokens(
           sessionId,

@@ -316,7 +316,19 @@ describe('readiness with an external IdP', () => {
     );
   }
 
-  it('is ready when the discovery document names the issuer, 503 when the IdP is gone', async () => {
+  /** /healthz's word on the IdP, once its background probe has answered (IdpStatus). */
+  async function idpHealth(url: string, want: string): Promise<{ status: string; error?: string }> {
+    let idp: { status: string; error?: string } = { status: 'unknown' };
+    for (let i = 0; i < 50 && idp.status !== want; i++) {
+      const res = await request(url).get('/healthz').expect(200);
+      expect(res.body.status).toBe('ok');
+      idp = res.body.details.idp;
+      if (idp.status !== want) await new Promise((r) => setTimeout(r, 50));
+    }
+    return idp;
+  }
+
+  it('stays ready when the IdP goes (issue 31 item 3); /healthz says it is down', async () => {
     const idp = await fakeIdp((port) => `http://127.0.0.1:${port}/oauth2/default`);
     const t = await startTestApp({
       APP_ENV: 'dev',
@@ -327,11 +339,15 @@ describe('readiness with an external IdP', () => {
     });
     try {
       const up = await request(t.url).get('/readyz').expect(200);
-      expect(up.body.checks.idpDiscovery).toEqual({ status: 'up' });
+      expect(up.body.checks.idpDiscovery).toBeUndefined();
+      expect(await idpHealth(t.url, 'up')).toMatchObject({ status: 'up' });
       idp.server.closeAllConnections();
       await new Promise((r) => idp.server.close(r));
-      const down = await request(t.url).get('/readyz').expect(503);
-      expect(down.body.checks.idpDiscovery.status).toBe('down');
+      // The next probe comes once the last word is IDP_PROBE_INTERVAL_MS old; a real call that
+      // fails says so at once: a sign-in.
+      await request(t.url).get('/signin').set('accept', 'text/html').expect(502);
+      expect(await idpHealth(t.url, 'down')).toMatchObject({ status: 'down' });
+      await request(t.url).get('/readyz').expect(200);
     } finally {
       await t.close();
       idp.server.closeAllConnections();
@@ -339,7 +355,7 @@ describe('readiness with an external IdP', () => {
     }
   });
 
-  it('is not ready when the discovery document names another issuer', async () => {
+  it('/healthz says so when the discovery document names another issuer; readiness stays', async () => {
     const idp = await fakeIdp(() => 'https://someone-else.example/oauth2/default');
     const t = await startTestApp({
       APP_ENV: 'dev',
@@ -349,10 +365,11 @@ describe('readiness with an external IdP', () => {
       IDP_CLIENT_SECRET: 'y',
     });
     try {
-      const res = await request(t.url).get('/readyz').expect(503);
-      expect(res.body.checks.idpDiscovery).toEqual({
+      await request(t.url).get('/readyz').expect(200);
+      expect(await idpHealth(t.url, 'down')).toEqual({
         status: 'down',
-        error: 'discovery document names another issuer',
+        error: 'the discovery document names another issuer',
+        since: expect.any(String),
       });
     } finally {
       await t.close();

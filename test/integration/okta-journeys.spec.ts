@@ -4,13 +4,14 @@ import {
   OKTA_USERS,
   OktaStack,
   PSAMOBILE_CLIENT,
+  SERVICE_CLIENT,
   accountStatusOf,
   signInThroughOkta,
   startOktaStack,
   throughOkta,
 } from '../support/okta-stack';
 import { eventually } from '../support/process-app';
-import { basicAuth, pageText } from '../support/signin-journey';
+import { basicAuth, pageText, throughBrandGrant } from '../support/signin-journey';
 import { trustingFetch } from '../support/tls-front';
 
 /**
@@ -81,7 +82,7 @@ describe('anonymous sign-in to /collection', () => {
     const landing = await throughOkta(browser, start, OKTA_USERS.plain);
     // Okta sends no RFC 9207 iss, and the service does not need one.
     expect(landing.searchParams.has('iss')).toBe(false);
-    const landed = await browser.get(landing.href);
+    const landed = await throughBrandGrant(browser, await browser.get(landing.href));
     expect(where(landed).origin).toBe('https://www.psacard.com');
   });
 });
@@ -246,6 +247,40 @@ describe('sign-out', () => {
     const page = await browser.follow(again);
     expect(page.body).toContain('name="password"');
   });
+});
+
+describe('a revocation Okta did not take at sign-out (issue 31 item 3)', () => {
+  it('is retried from the durable queue once Okta answers, and the refresh token then stops working', async () => {
+    const { browser, landed } = await signInThroughOkta(stack, OKTA_USERS.plain, 'b=psa');
+    const rt = where(landed).searchParams.get('rt') ?? '';
+    await stack.fault('down');
+    try {
+      const out = await browser.get(`${stack.url}/logout/collectorsid?b=collectors`);
+      // The session ends here whatever Okta says; the browser is on its way to Okta's logout.
+      expect(out.status).toBe(302);
+      expect((await accountStatusOf(stack, browser)).body).toMatchObject({
+        result: { data: { isSignedIn: false } },
+      });
+      await eventually('the revocation is queued', () =>
+        Promise.resolve(stack.app.logs().some((l) => l.event === 'revocation-queued')),
+      );
+    } finally {
+      await stack.fault('none');
+    }
+    await eventually('the queued revocation is done', () =>
+      Promise.resolve(stack.app.logs().some((l) => l.event === 'revocation-retried')),
+    );
+    const refresh = await trustingFetch(`${stack.idp.issuer}/v1/token`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: basicAuth(SERVICE_CLIENT.clientId, SERVICE_CLIENT.clientSecret),
+      },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: rt }).toString(),
+    });
+    expect(refresh.status).toBe(400);
+    expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
+  }, 30_000);
 });
 
 /** Okta's end-session confirmation, submitted as its page's script does, then on to the landing. */

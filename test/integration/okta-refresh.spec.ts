@@ -1,5 +1,14 @@
 import type { BrowserResponse } from '../support/browser';
-import { OKTA_USERS, OktaStack, signInThroughOkta, startOktaStack } from '../support/okta-stack';
+import { decodeJwt } from 'jose';
+import {
+  OKTA_USERS,
+  OktaStack,
+  SERVICE_CLIENT,
+  signInThroughOkta,
+  startOktaStack,
+} from '../support/okta-stack';
+import { basicAuth, throughBrandGrant } from '../support/signin-journey';
+import { trustingFetch } from '../support/tls-front';
 import { eventually } from '../support/process-app';
 import { pageText } from '../support/signin-journey';
 
@@ -94,4 +103,65 @@ describe('an outage during a refresh (issue 31 item 3)', () => {
     },
     40_000,
   );
+});
+
+/** The brand's refresh at Okta's token endpoint with the `rt` it received, as the issue's trial did. */
+async function brandRefresh(rt: string): Promise<{ status: number; body: Record<string, string> }> {
+  const res = await trustingFetch(`${stack.idp.issuer}/v1/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: basicAuth(SERVICE_CLIENT.clientId, SERVICE_CLIENT.clientSecret),
+    },
+    body: new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: rt,
+      scope: 'offline_access openid customer',
+    }).toString(),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, string> };
+}
+
+describe('a brand’s tokens are its own (issue 31 item 4)', () => {
+  it('the brand refreshing its rt twice never signs the collector out here', async () => {
+    const { browser, landed } = await signInThroughOkta(stack, OKTA_USERS.plain, 'b=psa');
+    const target = new URL(landed.headers.get('location') ?? '');
+    let rt = target.searchParams.get('rt') ?? '';
+    for (let i = 0; i < 2; i++) {
+      const refreshed = await brandRefresh(rt);
+      expect(refreshed.status).toBe(200);
+      rt = refreshed.body.refresh_token ?? '';
+    }
+    // Every account.status refreshes the session's own tokens (30 s lifetime): still signed in.
+    for (let i = 0; i < 2; i++)
+      expect((await status(browser)).body.result?.data).toMatchObject({ isSignedIn: true });
+  });
+
+  it('the session refreshing here never spends the brand’s rt', async () => {
+    const { browser, landed } = await signInThroughOkta(stack, OKTA_USERS.plain, 'b=psa');
+    const target = new URL(landed.headers.get('location') ?? '');
+    const t = target.searchParams.get('t') ?? '';
+    const rt = target.searchParams.get('rt') ?? '';
+    for (let i = 0; i < 3; i++)
+      expect((await status(browser)).body.result?.data).toMatchObject({ isSignedIn: true });
+    const refreshed = await brandRefresh(rt);
+    expect(refreshed.status).toBe(200);
+    expect(decodeJwt(refreshed.body.access_token ?? '')).toMatchObject({
+      uid: OKTA_USERS.plain.uid,
+    });
+    // Its own grant: not the session's access token.
+    expect(t).not.toBe('');
+  });
+
+  it('a signed-in hop to another brand gets another grant, for the same collector', async () => {
+    const { browser, landed } = await signInThroughOkta(stack, OKTA_USERS.plain, 'b=psa');
+    const first = new URL(landed.headers.get('location') ?? '').searchParams.get('rt');
+    const hop = await throughBrandGrant(browser, await browser.get(`${stack.url}/signin?b=psa`));
+    const second = new URL(hop.headers.get('location') ?? '');
+    expect(second.origin).toBe('https://www.psacard.com');
+    expect(second.searchParams.get('rt')).not.toBe(first);
+    expect(decodeJwt(second.searchParams.get('t') ?? '')).toMatchObject({
+      uid: OKTA_USERS.plain.uid,
+    });
+  });
 });

@@ -2,6 +2,7 @@ import { Browser, BrowserResponse } from './browser';
 import { freePort } from './free-port';
 import { IdpFault, OktaIdp, OktaUser, TEST_CA, startOktaIdp } from './okta-idp';
 import { ProcessApp, buildApp, removeBuild, startProcessApp } from './process-app';
+import { throughBrandGrant } from './signin-journey';
 import { productionEnv } from './test-config';
 import { TlsFront, startTlsFront, trustingFetch } from './tls-front';
 
@@ -96,6 +97,8 @@ export async function startOktaStack(
       BRAND_CLIENTS: JSON.stringify({ pcgs: PCGS_CLIENT, psamobile: PSAMOBILE_CLIENT }),
       NODE_EXTRA_CA_CERTS: TEST_CA,
       LOG_LEVEL: 'info',
+      // Revocations the IdP did not take are retried soon, so a test sees it happen.
+      REVOCATION_RETRY_MS: '300',
       ...options.env,
     });
   } catch (error) {
@@ -161,7 +164,7 @@ export async function signInThroughOkta(
 ): Promise<{ browser: Browser; landed: BrowserResponse }> {
   const start = await browser.get(`${stack.url}/signin?${query}`);
   const landing = await throughOkta(browser, start, user);
-  const landed = await browser.get(landing.href);
+  const landed = await throughBrandGrant(browser, await browser.get(landing.href));
   return { browser, landed };
 }
 

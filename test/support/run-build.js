@@ -23,7 +23,13 @@ function build(globalConfig) {
   const outDir = path.join(ROOT, '.test-data', `build-run-${process.pid}-${Date.now()}`);
   execFileSync(
     process.execPath,
-    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir],
+    [
+      path.join(ROOT, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      'tsconfig.build.json',
+      '--outDir',
+      outDir,
+    ],
     { cwd: ROOT, stdio: 'inherit' },
   );
   process.env[BUILD_ENV] = path.join(outDir, 'src/main.js');

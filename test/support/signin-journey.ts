@@ -162,8 +162,44 @@ export async function throughIdp(
 }
 
 /**
+ * Issue 31 item 4: a brand hop's own grant. When an answer sends the browser to the IdP with
+ * prompt=none back to /handleloginredirect (the silent authorization that gets the brand tokens of
+ * its own), follows it through the IdP and requests that landing; returns the first answer that is
+ * not such a hop (the brand redirect itself, say). Any other answer is returned as it is.
+ */
+export async function throughBrandGrant(
+  browser: Browser,
+  res: BrowserResponse,
+): Promise<BrowserResponse> {
+  let current = res;
+  for (let hop = 0; hop < 3; hop++) {
+    const location = current.headers.get('location');
+    if (!location || current.status < 300 || current.status >= 400) return current;
+    const url = new URL(location, current.url);
+    const redirectUri = url.searchParams.get('redirect_uri') ?? '';
+    if (
+      !url.pathname.endsWith('/v1/authorize') ||
+      url.searchParams.get('prompt') !== 'none' ||
+      !redirectUri.endsWith('/handleloginredirect')
+    )
+      return current;
+    let callback: string | undefined;
+    const stopped = await browser.follow(current, (next) => {
+      if (new URL(next).pathname !== '/handleloginredirect') return false;
+      callback = next;
+      return true;
+    });
+    if (!callback)
+      throw new Error(`the brand grant did not come back: ${stopped.status} ${stopped.url}`);
+    current = await browser.get(callback);
+  }
+  return current;
+}
+
+/**
  * The whole journey from /signin to the answer of /handleloginredirect (not followed further):
- * GET /signin?query, sign in at the IdP, then the landing request.
+ * GET /signin?query, sign in at the IdP, then the landing request (and a brand hop's own grant, which
+ * ends at a landing too: throughBrandGrant).
  */
 export async function signInVia(
   t: TestApp,
@@ -173,7 +209,7 @@ export async function signInVia(
 ): Promise<{ start: BrowserResponse; callback: URL; landing: BrowserResponse }> {
   const start = await browser.get(`${t.url}/signin?${query}`);
   const callback = await throughIdp(browser, start, '/handleloginredirect', account);
-  const landing = await browser.get(callback.href);
+  const landing = await throughBrandGrant(browser, await browser.get(callback.href));
   return { start, callback, landing };
 }
 

@@ -274,10 +274,12 @@ export class SigninService {
         const sessionId = decision.createSession
           ? await this.newSession(journey, current, { handedToBrand: true })
           : undefined;
-        // Issue 31 item 4: tokens a session here also holds are never handed to a brand. Refresh
-        // tokens rotate, so whichever side refreshed first would sign the other out. The brand gets
-        // a grant of its own from a silent authorization at the IdP instead.
-        if (sessionId !== undefined || !current.newBinding) {
+        // Issue 31 item 4: a refresh token a session here also holds is never handed to a brand.
+        // Refresh tokens rotate, so whichever side refreshed first would sign the other out. The
+        // brand gets a grant of its own from a silent authorization at the IdP instead. (A session
+        // begun from a `t` holds no refresh token: its access token alone is handed on, as before.)
+        const shared = sessionId !== undefined || !current.newBinding;
+        if (shared && tokens.refreshToken !== undefined) {
           return this.toIdpForBrandGrant(journey, current, {
             sub: current.record.sub,
             ...(sessionId ? { sessionId } : {}),

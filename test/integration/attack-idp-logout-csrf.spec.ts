@@ -1,5 +1,5 @@
 import { Browser } from '../support/browser';
-import { locationOf, signInVia } from '../support/signin-journey';
+import { locationOf, signInVia, throughBrandGrant } from '../support/signin-journey';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /**
@@ -39,7 +39,7 @@ it.each([
       expect(page.status).toBe(400);
     }
     // Still signed in at the IdP: a new sign-in goes straight through, asking nothing.
-    const again = await browser.get(`${t.url}/signin?b=psa`);
+    const again = await throughBrandGrant(browser, await browser.get(`${t.url}/signin?b=psa`));
     expect(locationOf(again).pathname).toBe('/demo/brand/psa');
   },
   60_000,

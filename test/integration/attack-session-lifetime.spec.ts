@@ -3,7 +3,14 @@ import Redis from 'ioredis';
 import * as client from 'openid-client';
 import { Browser } from '../support/browser';
 import { startRedis, type RunningRedis } from '../support/redis-server';
-import { locationOf, serviceClient, signInVia, throughIdp } from '../support/signin-journey';
+import {
+  locationOf,
+  serviceClient,
+  signInVia,
+  throughBrandGrant,
+  throughIdp,
+} from '../support/signin-journey';
+import { Sessions } from '../../src/session/sessions';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /**
@@ -15,15 +22,21 @@ import { TestApp, startTestApp } from '../support/test-app';
 const LIMITS = { RATE_LIMIT_SIGNIN: '100000/60', RATE_LIMIT_SIGNIN_SESSION: '100000/60' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A collector signed in through psa's link: what psa received (t, rt) and the browser. */
+/**
+ * A collector signed in through psa's link: what psa received (t, rt: a grant of its own, issue 31
+ * item 4), the session's own refresh token, and the browser.
+ */
 async function signedInAtPsa(t: TestApp) {
   const browser = new Browser();
   const { landing } = await signInVia(t, browser, 'b=psa');
   const target = locationOf(landing);
+  const si = target.searchParams.get('si') ?? '';
+  const session = await t.app.get(Sessions).get(si);
   return {
     browser,
     t: target.searchParams.get('t') ?? '',
     rt: target.searchParams.get('rt') ?? '',
+    sessionRt: session?.tokens.refreshToken ?? '',
   };
 }
 
@@ -96,14 +109,16 @@ describe('sessions have an end (ASVS 5.0 7.3.1, 7.3.2)', () => {
       const web = await signedInAtPsa(t);
       const oidc = await serviceClient(t);
       expect(await signedIn(t, web.browser)).toBe(true);
-      expect((await client.tokenIntrospection(oidc, web.rt)).active).toBe(true);
+      expect((await client.tokenIntrospection(oidc, web.sessionRt)).active).toBe(true);
       await sleep(3_000);
       expect(await signedIn(t, web.browser)).toBe(false);
       // Ended as a sign-out ends it: its refresh token is no longer good at the IdP either.
       expect(t.logs.records.filter((r) => r.event === 'session-ended').at(-1)).toMatchObject({
         reason: 'lapsed',
       });
-      expect((await client.tokenIntrospection(oidc, web.rt)).active).toBe(false);
+      expect((await client.tokenIntrospection(oidc, web.sessionRt)).active).toBe(false);
+      // The brand's own grant outlives a lapse here (issue 31 item 4): the collector did not sign out.
+      expect((await client.tokenIntrospection(oidc, web.rt)).active).toBe(true);
     } finally {
       await t.close();
     }
@@ -125,7 +140,10 @@ describe('sessions have an end (ASVS 5.0 7.3.1, 7.3.2)', () => {
       while (Date.now() - started < 3_000) {
         expect(await signedIn(t, web.browser)).toBe(true);
         if (!hopped && Date.now() - started > 1_500) {
-          const hop = await web.browser.get(`${t.url}/signin?b=pcgs`);
+          const hop = await throughBrandGrant(
+            web.browser,
+            await web.browser.get(`${t.url}/signin?b=pcgs`),
+          );
           expect(locationOf(hop).pathname).toBe('/demo/brand/pcgs');
           hopped = true;
         }
@@ -135,7 +153,7 @@ describe('sessions have an end (ASVS 5.0 7.3.1, 7.3.2)', () => {
       await sleep(Math.max(0, 4_500 - (Date.now() - started)));
       expect(await signedIn(t, web.browser)).toBe(false);
       // The sign-in's refresh token died with the session.
-      expect((await client.tokenIntrospection(oidc, web.rt)).active).toBe(false);
+      expect((await client.tokenIntrospection(oidc, web.sessionRt)).active).toBe(false);
     } finally {
       await t.close();
     }
@@ -149,12 +167,16 @@ describe('sessions have an end (ASVS 5.0 7.3.1, 7.3.2)', () => {
       // Back through the IdP's steps while signed in (§4 after-login step 3): a new authentication.
       const again = await first.browser.get(`${t.url}/signin?b=psa&returnToSignIn=true`);
       const callback = await throughIdp(first.browser, again);
-      const landing = locationOf(await first.browser.get(callback.href));
+      const landing = locationOf(
+        await throughBrandGrant(first.browser, await first.browser.get(callback.href)),
+      );
       const rt = landing.searchParams.get('rt') ?? '';
       expect(rt).not.toBe('');
       expect(rt).not.toBe(first.rt);
-      expect((await client.tokenIntrospection(oidc, first.rt)).active).toBe(false);
+      expect((await client.tokenIntrospection(oidc, first.sessionRt)).active).toBe(false);
       expect((await client.tokenIntrospection(oidc, rt)).active).toBe(true);
+      // What psa received before is psa's own grant: a new sign-in here does not sign psa out.
+      expect((await client.tokenIntrospection(oidc, first.rt)).active).toBe(true);
     } finally {
       await t.close();
     }

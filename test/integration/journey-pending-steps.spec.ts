@@ -15,6 +15,7 @@ import {
   locationOf,
   pageDataOf,
   pageText,
+  throughBrandGrant,
   throughIdp,
   throughIdpLogout,
 } from '../support/signin-journey';
@@ -256,7 +257,9 @@ describe('pending steps over HTTP, with the embedded IdP (issue 14 items 5, 6, 1
         }
         // returnToSignIn with nothing pending at the IdP: straight back, no page at all.
         expect(next.landing).toBeDefined();
-        const finished = locationOf(await browser.get(next.landing?.href ?? ''));
+        const finished = locationOf(
+          await throughBrandGrant(browser, await browser.get(next.landing?.href ?? '')),
+        );
         expect(`${finished.origin}${finished.pathname}`).toBe(
           `${t.config.http.publicUrl}/demo/brand/psa`,
         );

@@ -1,5 +1,5 @@
 import { Browser } from '../support/browser';
-import { jarCookie, locationOf, signInVia } from '../support/signin-journey';
+import { jarCookie, locationOf, signInVia, throughBrandGrant } from '../support/signin-journey';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /**
@@ -85,8 +85,9 @@ describe('a return URL that fails the policy is dropped, and the sign-in goes on
   it('already signed in: the brand redirect goes on without the bad r', async () => {
     const browser = new Browser();
     await signInVia(t, browser, 'b=psa');
-    const again = await browser.get(
-      `${t.url}/signin?b=psa&r=${encodeURIComponent('https://evil.example/')}`,
+    const again = await throughBrandGrant(
+      browser,
+      await browser.get(`${t.url}/signin?b=psa&r=${encodeURIComponent('https://evil.example/')}`),
     );
     const target = locationOf(again);
     expect(endpointOf(target)).toBe(demo('psa'));

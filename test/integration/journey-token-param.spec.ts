@@ -430,8 +430,11 @@ describe('with short-lived access tokens (IDP_ACCESS_TOKEN_TTL_SECONDS)', () => 
       const browser = newBrowser();
       const { landing } = await signInVia(t, browser, 'b=psa');
       const landingToken = locationOf(landing).searchParams.get('t') ?? '';
-      // The landing writes the session cookies only.
-      expect(written(landing)).toEqual(['sessionBinding', 'sessionId']);
+      // The landing writes the session cookies only, and the binding of the silent trip to the IdP
+      // for the brand's own grant (issue 31 item 4); the landing of that grant writes none.
+      const first = browser.history.find((r) => new URL(r.url).pathname === '/handleloginredirect');
+      expect(first && written(first)).toEqual(['sessionBinding', 'sessionId', 'signinBinding']);
+      expect(written(landing)).toEqual([]);
 
       // A short-lived token is refreshed on the next read (it is inside the refresh margin).
       const sessions = t.app.get(Sessions);

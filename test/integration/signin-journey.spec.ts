@@ -29,6 +29,7 @@ import {
   signedOutLanding,
   throughIdpLogout,
   sqliteStoreRow,
+  throughBrandGrant,
   throughIdp,
 } from '../support/signin-journey';
 import { csrfOf, formActionOf } from '../support/signin-steps';
@@ -161,7 +162,15 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         // EmailCheck, EnterPassword, then the landing.
         const callback = await throughIdp(browser, start);
         expect(callback.searchParams.get('state')).toBe(q.get('state'));
-        const landing = await browser.get(callback.href);
+        // The landing makes the session and sends the browser back to the IdP, silently, for the
+        // brand's own grant (issue 31 item 4); that landing sends it on to the brand.
+        const first = await browser.get(callback.href);
+        const grant = locationOf(first);
+        expect(endpointOf(grant)).toBe(authorizeEndpoint());
+        expect(grant.searchParams.get('prompt')).toBe('none');
+        expect(grant.searchParams.get('client_id')).toBe(t.config.idp.clientId);
+        expect(grant.searchParams.get('code_challenge_method')).toBe('S256');
+        const landing = await throughBrandGrant(browser, first);
         const target = locationOf(landing);
         expect(endpointOf(target)).toBe(demo('psa'));
         const si = target.searchParams.get('si') ?? '';
@@ -179,7 +188,7 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         // why): the tokens stay in the session store, where a refresh replaces them. Their §9
         // attributes are no longer asserted here, as they are never written; the clearing of them
         // at sign-out is (expectCleared in section 10).
-        const cookies = setCookies(landing);
+        const cookies = setCookies(first);
         expect(cookies.has('accessToken')).toBe(false);
         expect(cookies.has('refreshToken')).toBe(false);
         const expected: [string, string, string][] = [['sessionId', si, '31536000']];
@@ -204,14 +213,21 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         expect(protectedHeader.alg).toBe('RS256');
         expect(payload).toMatchObject({ cid: t.config.idp.clientId, CollectorsId: 100001 });
 
+        // The brand's refresh token is its own: not the session's (issue 31 item 4).
+        const session = await t.app.get(Sessions).get(si);
+        expect(session?.tokens.refreshToken).toEqual(expect.any(String));
+        expect(session?.tokens.refreshToken).not.toBe(rt);
+        expect(session?.tokens.handedOver).toEqual([rt]);
+
         // The demo brand page verifies it too.
         const page = await browser.get(target.href);
         expect(page.status).toBe(200);
         expect(pageText(page.body)).toContain('Signed in');
 
-        // 2. Already signed in: straight to the other brand, no IdP round trip, with a fresh session
-        // id of the same sign-in (§4 step 5; issue 14 item 4 replaced "the same session").
-        const again = await browser.get(`${t.url}/signin?b=pcgs`);
+        // 2. Already signed in: on to the other brand with no sign-in step (one silent trip to the
+        // IdP for its own grant), with a fresh session id of the same sign-in (§4 step 5; issue 14
+        // item 4 replaced "the same session").
+        const again = await throughBrandGrant(browser, await browser.get(`${t.url}/signin?b=pcgs`));
         const pcgs = locationOf(again);
         expect(endpointOf(pcgs)).toBe(demo('pcgs'));
         expect(pcgs.searchParams.get('si')).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -348,7 +364,9 @@ describe('sign-in journey over HTTP (issue 4)', () => {
             });
           }
           if (!callback) throw new Error('the IdP did not send the browser back');
-          const finished = locationOf(await browser.get(callback.href));
+          const finished = locationOf(
+            await throughBrandGrant(browser, await browser.get(callback.href)),
+          );
           expect(endpointOf(finished)).toBe(demo('psa'));
           expect(finished.searchParams.get('si')).toMatch(/^[A-Za-z0-9_-]{43}$/);
           expect((await browser.get(finished.href)).body).toContain('Signed in');
@@ -707,18 +725,20 @@ describe('sign-in journey over HTTP (issue 4)', () => {
           const answers = await Promise.all(
             Array.from({ length: 10 }, () => navigate(`${t.url}/signin?b=psa`, cookie)),
           );
-          const targets = answers.map(locationOf);
-          for (const answer of targets) expect(endpointOf(answer)).toBe(demo('psa'));
+          // Each goes on to the IdP, silently, for PSA's own grant (issue 31 item 4).
+          for (const answer of answers.map(locationOf)) {
+            expect(endpointOf(answer)).toBe(authorizeEndpoint());
+            expect(answer.searchParams.get('prompt')).toBe('none');
+          }
           // Each after-login has a fresh session id of its own (§4 step 5, issue 14 item 4).
-          const sis = new Set(targets.map((u) => u.searchParams.get('si')));
+          const sis = new Set(answers.map((a) => setCookies(a).get('sessionId')?.split(';')[0]));
           expect(sis.size).toBe(10);
-          expect(sis.has(si)).toBe(false);
-          const tokens = new Set(targets.map((u) => u.searchParams.get('t')));
-          expect(tokens.size).toBe(1);
-          expect(tokens.has(oldToken)).toBe(false);
+          expect(sis.has(`sessionId=${si}`)).toBe(false);
+          // The ten requests refreshed the session's tokens once.
           expect(refreshes).toBe(1);
           const refreshed = await sessions.get(si);
-          expect(refreshed?.tokens.accessToken).toBe([...tokens][0]);
+          expect(refreshed?.tokens.accessToken).not.toBe(oldToken);
+          expect(refreshed?.tokens.accessToken).not.toBe(record.tokens.accessToken);
           expect(refreshed?.tokens.refreshToken).not.toBe(record.tokens.refreshToken);
         } finally {
           provider.off('grant.success', onGrant);
@@ -862,7 +882,7 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         expect(loginPage.status).toBe(200);
         expect(loginPage.body).toMatch(/name="email"/);
         const callback = await throughIdp(browser, again);
-        const back = locationOf(await browser.get(callback.href));
+        const back = locationOf(await throughBrandGrant(browser, await browser.get(callback.href)));
         expect(endpointOf(back)).toBe(demo('psa'));
         expect(back.searchParams.get('si')).not.toBe(si);
       },

@@ -157,11 +157,14 @@ export class SigninService {
         'InvalidLoginState',
         'sign-in state missing, expired or from another browser',
       );
-    if (pending.kind === 'brand-grant') return this.completeBrandGrant(pending, landing);
     // Issue 17 item 2: the rest (the token exchange, the new session, the brand redirect) continues
-    // the trace that this sign-in's /signin started.
+    // the trace that this sign-in's /signin started; a brand hop's own grant (issue 31 item 4)
+    // continues the landing that sent it, so one sign-in stays one trace.
     return activeTracer().resume(pending.trace, SPANS.signinLanding, async (span) => {
-      const outcome = await this.complete(pending, landing);
+      const outcome =
+        pending.kind === 'brand-grant'
+          ? await this.completeBrandGrant(pending, landing)
+          : await this.complete(pending, landing);
       span.setAttributes({
         [ATTRIBUTES.brand]: pending.journey.brand,
         [ATTRIBUTES.redirectTo]: redactCallerUrl(outcome.redirect),
@@ -389,7 +392,8 @@ export class SigninService {
         audience,
       });
     }
-    if (tokens.claims.sub !== hop.sub) return this.toIdp({ ...pending.journey, returnToSignIn: false });
+    if (tokens.claims.sub !== hop.sub)
+      return this.toIdp({ ...pending.journey, returnToSignIn: false });
     if (hop.recordIn && tokens.refreshToken)
       await this.sessions.recordHandedOver(hop.recordIn, tokens.refreshToken);
     const target = hop.target as SafeRedirectUrl;

@@ -6,7 +6,7 @@ import { DEMO_PASSWORD, DEMO_TOTP_SECRET } from '../../src/idp/demo-users';
 import type { LandingData } from '../../src/shared/landing';
 import { Browser, BrowserResponse } from '../support/browser';
 import { csrfOf, formActionOf } from '../support/signin-steps';
-import { locationOf, pageDataOf, pageText } from '../support/signin-journey';
+import { locationOf, pageDataOf, pageText, throughBrandGrant } from '../support/signin-journey';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /**
@@ -98,7 +98,10 @@ it('fr-CA: who is signed in, no second factor yet, one session, the sites in Fre
   expect(psa.searchParams.get('r')).toBe(`${t.config.services.grading}/fr-CA`);
 
   // Following one hands the session to the brand, and the landing then counts two sessions.
-  const hop = await browser.get(new URL(landing.continueTo[1]?.href ?? '', t.url).href);
+  const hop = await throughBrandGrant(
+    browser,
+    await browser.get(new URL(landing.continueTo[1]?.href ?? '', t.url).href),
+  );
   expect(locationOf(hop).pathname).toBe('/demo/brand/pcgs');
   expect(locationOf(hop).searchParams.get('si')).toEqual(expect.any(String));
   expect(landingOf(await browser.get(`${t.url}/fr-CA/collection`)).sessionCount).toBe(2);

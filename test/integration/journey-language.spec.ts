@@ -8,6 +8,7 @@ import {
   pageDataOf,
   pageText,
   signedOutLanding,
+  throughBrandGrant,
   throughIdp,
   throughIdpLogout,
 } from '../support/signin-journey';
@@ -127,7 +128,7 @@ describe('a collector who signs in in a language stays in it, page after page', 
     expect(htmlLang(emailStep)).toBe('ja-JP');
     expect(pageText(emailStep.body)).toContain(text('ja-JP', 'signin.steps.EmailCheck.title'));
     const callback = await throughIdp(browser, start);
-    const brand = locationOf(await browser.get(callback.href));
+    const brand = locationOf(await throughBrandGrant(browser, await browser.get(callback.href)));
     expect(brand.pathname).toBe('/demo/brand/psajapan');
 
     // The brand sends the collector to sign-out with its brand only.

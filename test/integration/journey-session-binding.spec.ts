@@ -1,10 +1,11 @@
-import { Browser } from '../support/browser';
+import { Browser, BrowserResponse } from '../support/browser';
 import {
   cookieAttributes,
   jarCookie,
   locationOf,
   setCookies,
   signInVia,
+  throughBrandGrant,
 } from '../support/signin-journey';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -47,6 +48,11 @@ async function sessionsOf(browser: Browser) {
       result: { data: { handle: string; brand: string; current: boolean }[] };
     }
   ).result.data;
+}
+
+/** A signed-in hop: /signin, then the brand's own grant at the IdP (issue 31 item 4). */
+async function hopTo(browser: Browser, url: string): Promise<BrowserResponse> {
+  return throughBrandGrant(browser, await browser.get(url));
 }
 
 /** A collector who signed in through the brand's link; the brand redirect they ended on. */
@@ -120,12 +126,12 @@ describe('a fresh session id for every after-login (§4 step 5), one family', ()
     const before = new Set((await listed()).map((r) => r.handle));
     expect(psa.searchParams.get('si')).toBe(first);
 
-    const pcgs = locationOf(await browser.get(`${t.url}/signin?b=pcgs`));
+    const pcgs = locationOf(await hopTo(browser, `${t.url}/signin?b=pcgs`));
     const second = await jarCookie(browser, t.url, 'sessionId');
     expect(second).not.toBe(first);
     expect(pcgs.searchParams.get('si')).toBe(second);
 
-    const home = locationOf(await browser.get(`${t.url}/signin?b=collectors`));
+    const home = locationOf(await hopTo(browser, `${t.url}/signin?b=collectors`));
     expect(home.pathname).toBe('/collection');
     const third = await jarCookie(browser, t.url, 'sessionId');
     expect(new Set([first, second, third]).size).toBe(3);
@@ -140,10 +146,10 @@ describe('a fresh session id for every after-login (§4 step 5), one family', ()
     const listed = () => sessionsOf(browser);
     const before = new Set((await listed()).map((r) => r.handle));
     const firstPsa = psa.searchParams.get('si') ?? '';
-    const pcgs = locationOf(await browser.get(`${t.url}/signin?b=pcgs`)).searchParams.get('si');
+    const pcgs = locationOf(await hopTo(browser, `${t.url}/signin?b=pcgs`)).searchParams.get('si');
     const hops: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const again = locationOf(await browser.get(`${t.url}/signin?b=psa`));
+      const again = locationOf(await hopTo(browser, `${t.url}/signin?b=psa`));
       expect(again.origin).toBe(psa.origin);
       hops.push(again.searchParams.get('si') ?? '');
     }
@@ -176,7 +182,9 @@ describe('a fresh session id for every after-login (§4 step 5), one family', ()
   it('the binding lives only in an HttpOnly cookie, never in a URL', async () => {
     const browser = new Browser();
     const { landing } = await signInVia(t, browser, 'b=psa');
-    const header = setCookies(landing).get('sessionBinding') ?? '';
+    // Set by the sign-in's landing (which then goes to the IdP for the brand's own grant).
+    const first = browser.history.find((r) => new URL(r.url).pathname === '/handleloginredirect');
+    const header = (first && setCookies(first).get('sessionBinding')) ?? '';
     const attributes = cookieAttributes(header);
     expect(attributes.has('httponly')).toBe(true);
     expect(attributes.get('samesite')?.toLowerCase()).toBe('lax');
@@ -187,7 +195,7 @@ describe('a fresh session id for every after-login (§4 step 5), one family', ()
 
   it('sign-out everywhere ends every session of the family', async () => {
     const { browser } = await signedIn('b=psa');
-    await browser.get(`${t.url}/signin?b=pcgs`);
+    await hopTo(browser, `${t.url}/signin?b=pcgs`);
     const cookie = await browser.jar.getCookieString(t.url);
     const ended = await fetch(`${t.url}/api/collectors-web/trpc/account.endOtherSessions`, {
       method: 'POST',

@@ -13,7 +13,7 @@ import {
   removeBuild,
   startProcessApp,
 } from '../support/process-app';
-import { throughIdp } from '../support/signin-journey';
+import { throughBrandGrant, throughIdp } from '../support/signin-journey';
 
 /**
  * Issue 17 item 2: OpenTelemetry traces, from the service as `npm start` runs it (a child process of
@@ -68,7 +68,10 @@ async function signInOnce(
   try {
     const browser = new Browser();
     const start = await browser.get(`${app.url}/signin?b=psa`);
-    const landing = await browser.get((await throughIdp(browser, start)).href);
+    const landing = await throughBrandGrant(
+      browser,
+      await browser.get((await throughIdp(browser, start)).href),
+    );
     await afterSignin(app, browser);
     // SIGTERM: a graceful shutdown, which exports the spans still buffered before the exit.
     app.child.kill('SIGTERM');
@@ -155,12 +158,20 @@ describe('tracing on: OTEL_EXPORTER_OTLP_ENDPOINT set (issue 17 item 2)', () => 
       return found;
     };
     // The browser's trip through the IdP carries no trace context: the landing continues the trace
-    // its /signin started (saved with the login state).
+    // its /signin started (saved with the login state). It sends the browser back to the IdP for
+    // PSA's own grant (issue 31 item 4), whose landing continues the first and ends in the brand
+    // redirect.
     const landing = child(signin, (s) => s.name === 'signin.landing');
     expect(landing.attributes).toMatchObject({
       'signon.brand': 'psa',
+      'signon.redirect_to': expect.stringMatching(/\/oauth2\/default\/v1\/authorize$/),
+    });
+    const grantLanding = child(landing, (s) => s.name === 'signin.landing');
+    expect(grantLanding.attributes).toMatchObject({
+      'signon.brand': 'psa',
       'signon.redirect_to': `${brandRedirect.origin}${brandRedirect.pathname}`,
     });
+    child(grantLanding, (s) => s.name === 'idp.exchange_code');
     const exchange = child(landing, (s) => s.name === 'idp.exchange_code');
     const tokenRequest = child(
       exchange,
@@ -181,15 +192,21 @@ describe('tracing on: OTEL_EXPORTER_OTLP_ENDPOINT set (issue 17 item 2)', () => 
       }),
     ]);
 
-    // The landing request's own span answered the brand redirect; the two are linked both ways.
-    const landingRequest = serverSpan('/handleloginredirect');
-    expect(landingRequest).toMatchObject({ name: 'GET /handleloginredirect' });
-    expect(landingRequest.attributes['http.response.status_code']).toBe(302);
-    expect(landing.links).toContainEqual({
-      traceId: landingRequest.traceId,
-      spanId: landingRequest.spanId,
-    });
-    expect(landingRequest.links).toContainEqual({ traceId: signin.traceId, spanId: signin.spanId });
+    // Each landing request's own span answered; each is linked both ways with the span whose trace
+    // it continued (the /signin, then the first landing).
+    const landingRequests = spans.filter(
+      (s) => s.kind === 'server' && s.attributes['url.path'] === '/handleloginredirect',
+    );
+    expect(landingRequests).toHaveLength(2);
+    for (const [resumed, from] of [
+      [landing, signin],
+      [grantLanding, landing],
+    ] as const) {
+      const request = landingRequests.find((r) => resumed.links.some((l) => l.spanId === r.spanId));
+      expect(request).toMatchObject({ name: 'GET /handleloginredirect' });
+      expect(request?.attributes['http.response.status_code']).toBe(302);
+      expect(request?.links).toContainEqual({ traceId: signin.traceId, spanId: from.spanId });
+    }
   });
 
   it('traces the session store and the IdP calls as client spans of the request', () => {

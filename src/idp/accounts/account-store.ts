@@ -250,7 +250,14 @@ export class AccountStore extends SqliteStore {
    */
   async createAccount(
     input: NewAccount,
-    options: { readonly replaceUnverified?: boolean } = {},
+    options: {
+      readonly replaceUnverified?: boolean;
+      /**
+       * The password's hash, made beforehand: the demo users' published password (demo-users.ts),
+       * whose spec proves that the hash is that password's. The policy check still runs.
+       */
+      readonly passwordHash?: string;
+    } = {},
   ): Promise<Account> {
     const email = normalizeEmail(input.email);
     if (!email) throw new AccountError('invalid-email');
@@ -266,7 +273,7 @@ export class AccountStore extends SqliteStore {
     const existing = await this.findByEmail(email);
     if (existing && (existing.emailVerified || !options.replaceUnverified))
       throw new AccountError('email-taken');
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = options.passwordHash ?? (await hashPassword(input.password));
     const id = newAccountId();
     const now = this.now();
     const flags = input.flags ?? {};
@@ -470,6 +477,19 @@ export class AccountStore extends SqliteStore {
         outcome: 'INVALID_CREDENTIALS',
         attemptsLeft: LOCKOUT_THRESHOLD - row.failed_password_attempts,
       };
+    });
+  }
+
+  /**
+   * Locks an account as LOCKOUT_THRESHOLD wrong passwords in a row would (the same columns), without
+   * the hashing work: the demo user that shows LOCKED_OUT is seeded this way.
+   */
+  lockOut(id: string): Promise<void> {
+    return this.run(() => {
+      this.statement(
+        `UPDATE accounts SET failed_password_attempts = ${LOCKOUT_THRESHOLD},
+           locked_at = @now, updated_at = @now WHERE id = @id AND locked_at IS NULL`,
+      ).run({ id, now: this.now() });
     });
   }
 

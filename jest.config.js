@@ -29,6 +29,9 @@ const common = {
   moduleNameMapper: { '^\\./load-oidc-provider$': '<rootDir>/test/support/load-oidc-provider.ts' },
 };
 module.exports = {
+  // Issue 34 item 1: every core works (Jest's default leaves one idle, which on two cores ran the
+  // whole suite in one process). The integration tests' own processes share the same cores.
+  maxWorkers: Math.max(2, require('node:os').availableParallelism()),
   // One temporary folder per run, removed at its end (test/support/run-temp-dir.js).
   globalSetup: '<rootDir>/test/support/run-temp-dir.setup.js',
   globalTeardown: '<rootDir>/test/support/run-temp-dir.teardown.js',
@@ -41,11 +44,17 @@ module.exports = {
         '<rootDir>/views/**/*.spec.{ts,tsx}',
         '<rootDir>/client/**/*.spec.{ts,tsx}',
       ],
+      // Specs beside the code that start real servers (Redis, Sentinel, a cluster) are named
+      // *.integration.spec.ts and run with the integration tier, keeping `npm run test:unit` quick.
+      testPathIgnorePatterns: ['/node_modules/', '\\.integration\\.spec\\.ts$'],
     },
     {
       ...common,
       displayName: 'integration',
-      testMatch: ['<rootDir>/test/integration/**/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/test/integration/**/*.spec.ts',
+        '<rootDir>/src/**/*.integration.spec.ts',
+      ],
       setupFilesAfterEnv: ['<rootDir>/test/support/real-app-timeout.ts'],
     },
     {

@@ -2,7 +2,7 @@ import { SentinelFailoverWatch } from './sentinel-failover-watch';
 
 /**
  * Issue 17 item 1: when the watch holds a store's commands during a Sentinel failover, fed with the
- * messages Sentinel publishes (their real shapes: redis-sentinel-session-store.spec.ts and the
+ * messages Sentinel publishes (their real shapes: redis-sentinel-session-store.integration.spec.ts and the
  * multi-instance test run real failovers).
  */
 const NAME = 'signon';

@@ -87,7 +87,7 @@ describe.each(TOPOLOGIES)('two instances, %s', (_topology, startShared, { failov
       RATE_LIMIT_SIGNIN: '40/60',
       RATE_LIMIT_SIGNIN_SESSION: '1000/60',
     };
-    // One after the other, as a rolling start would; starting together is covered by signing-keys.spec.
+    // One after the other, as a rolling start would; starting together is covered by signing-keys.integration.spec.
     a = await startTestApp(shared);
     b = await startTestApp(shared);
     proxy.backends = [a.url, b.url];

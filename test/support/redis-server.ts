@@ -506,3 +506,31 @@ async function replicasSynced0(nodes: readonly RedisProcess[], masterPort: numbe
       String(await node.call('INFO', 'replication')).includes('master_link_status:up'),
     );
 }
+
+/**
+ * Time, for a Redis the tests started (issue 34 item 1: controlled clocks, not sleeps): every key with
+ * an expiry has `seconds` taken off it, and one that would have expired by then is deleted, which is
+ * what Redis does at expiry. One script per node, so nothing moves while it runs. `nodes` are the
+ * data nodes' command functions (a single server's, a Sentinel group's master, each cluster master).
+ */
+export function redisClock(
+  nodes: readonly ((...args: string[]) => Promise<unknown>)[],
+): (seconds: number) => Promise<void> {
+  const script = `
+    local ms = tonumber(ARGV[1])
+    for _, key in ipairs(redis.call('KEYS', '*')) do
+      local left = redis.call('PTTL', key)
+      if left > 0 then
+        if left <= ms then redis.call('DEL', key) else redis.call('PEXPIRE', key, left - ms) end
+      end
+    end
+    return 0`;
+  return async (seconds) => {
+    for (const call of nodes) await call('EVAL', script, '0', String(Math.round(seconds * 1000)));
+  };
+}
+
+/** One command to a server the tests started without a password, on a fresh connection. */
+export function redisCommand(port: number, ...args: string[]): Promise<unknown> {
+  return command(port, {}, ...args);
+}

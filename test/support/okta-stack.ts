@@ -1,7 +1,8 @@
 import { Browser, BrowserResponse } from './browser';
 import { freePort } from './free-port';
 import { IdpFault, OktaIdp, OktaUser, TEST_CA, startOktaIdp } from './okta-idp';
-import { ProcessApp, buildApp, removeBuild, startProcessApp } from './process-app';
+import { ProcessApp, startProcessApp } from './process-app';
+import { Runtime, testRunnerRuntime } from './runtimes';
 import { throughBrandGrant } from './signin-journey';
 import { productionEnv } from './test-config';
 import { TlsFront, startTlsFront, trustingFetch } from './tls-front';
@@ -64,7 +65,12 @@ export interface OktaStack {
  * a platform team trusts a private one (docs/okta.md).
  */
 export async function startOktaStack(
-  options: { env?: Record<string, string>; accessTokenTtlSeconds?: number } = {},
+  options: {
+    env?: Record<string, string>;
+    accessTokenTtlSeconds?: number;
+    /** The Node the service runs on, and its build: the test runner's by default (runtimes.ts). */
+    runtime?: Runtime;
+  } = {},
 ): Promise<OktaStack> {
   const [appPort, frontPort] = [await freePort(), await freePort()];
   const publicUrl = `https://localhost:${frontPort}`;
@@ -83,24 +89,28 @@ export async function startOktaStack(
       ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds }
       : {}),
   });
-  const main = buildApp();
+  const runtime = options.runtime ?? testRunnerRuntime();
   let app: ProcessApp | undefined;
   try {
-    app = await startProcessApp(main, {
-      ...productionEnv('qa'),
-      PORT: String(appPort),
-      PUBLIC_URL: publicUrl,
-      IDP_MODE: 'external',
-      IDP_ISSUER: idp.issuer,
-      IDP_CLIENT_ID: SERVICE_CLIENT.clientId,
-      IDP_CLIENT_SECRET: SERVICE_CLIENT.clientSecret,
-      BRAND_CLIENTS: JSON.stringify({ pcgs: PCGS_CLIENT, psamobile: PSAMOBILE_CLIENT }),
-      NODE_EXTRA_CA_CERTS: TEST_CA,
-      LOG_LEVEL: 'info',
-      // Revocations the IdP did not take are retried soon, so a test sees it happen.
-      REVOCATION_RETRY_MS: '300',
-      ...options.env,
-    });
+    app = await startProcessApp(
+      runtime.main,
+      {
+        ...productionEnv('qa'),
+        PORT: String(appPort),
+        PUBLIC_URL: publicUrl,
+        IDP_MODE: 'external',
+        IDP_ISSUER: idp.issuer,
+        IDP_CLIENT_ID: SERVICE_CLIENT.clientId,
+        IDP_CLIENT_SECRET: SERVICE_CLIENT.clientSecret,
+        BRAND_CLIENTS: JSON.stringify({ pcgs: PCGS_CLIENT, psamobile: PSAMOBILE_CLIENT }),
+        NODE_EXTRA_CA_CERTS: TEST_CA,
+        LOG_LEVEL: 'info',
+        // Revocations the IdP did not take are retried soon, so a test sees it happen.
+        REVOCATION_RETRY_MS: '300',
+        ...options.env,
+      },
+      runtime.node,
+    );
   } catch (error) {
     await idp.close();
     throw error;
@@ -118,7 +128,6 @@ export async function startOktaStack(
       await front.close();
       await started.kill();
       await idp.close();
-      removeBuild(main);
     },
   };
 }

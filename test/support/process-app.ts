@@ -72,10 +72,12 @@ export interface ProcessApp {
 export async function startProcessApp(
   main: string,
   env: Record<string, string> = {},
+  /** The Node binary to run it on: this process's by default (Node 24, the image's: runtimes.ts). */
+  node: string = process.execPath,
 ): Promise<ProcessApp> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = env.DATA_DIR ?? tempDataDir();
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(node, [main], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -18,9 +18,14 @@ function needsBuild(globalConfig) {
   return !selected || selected.some((p) => p === 'integration' || p === 'browser');
 }
 
+/** The environment variables that hand workers the Node 24 binary and the image's main.js. */
+const NODE24_ENV = 'SIGNON_TEST_NODE24';
+const NODE24_MAIN_ENV = 'SIGNON_TEST_NODE24_MAIN';
+
 function build(globalConfig) {
   if (!needsBuild(globalConfig)) return;
-  const outDir = path.join(ROOT, '.test-data', `build-run-${process.pid}-${Date.now()}`);
+  const run = `${process.pid}-${Date.now()}`;
+  const outDir = path.join(ROOT, '.test-data', `build-run-${run}`);
   execFileSync(
     process.execPath,
     [
@@ -33,11 +38,35 @@ function build(globalConfig) {
     { cwd: ROOT, stdio: 'inherit' },
   );
   process.env[BUILD_ENV] = path.join(outDir, 'src/main.js');
+  node24Image(outDir, run);
+}
+
+/**
+ * The service laid out as the image lays it out (Dockerfile: package.json, node_modules, dist,
+ * locales, client/dist), with the node_modules built for Node 24 (scripts/node24.js), so that a test
+ * can start it on the image's runtime. Made only when scripts/test-prerequisites.js has prepared
+ * Node 24; a test that needs it and finds it missing says so and fails (test/support/runtimes.ts).
+ */
+function node24Image(outDir, run) {
+  const { node24Paths } = require('../../scripts/node24');
+  const paths = node24Paths();
+  if (!fs.existsSync(paths.ready) || !fs.existsSync(paths.node)) return;
+  const image = path.join(ROOT, '.test-data', `node24-image-${run}`);
+  fs.mkdirSync(path.join(image, 'client'), { recursive: true });
+  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(image, 'package.json'));
+  fs.symlinkSync(paths.nodeModules, path.join(image, 'node_modules'));
+  fs.symlinkSync(path.join(ROOT, 'locales'), path.join(image, 'locales'));
+  fs.symlinkSync(path.join(ROOT, 'client', 'dist'), path.join(image, 'client', 'dist'));
+  fs.cpSync(outDir, path.join(image, 'dist'), { recursive: true });
+  process.env[NODE24_ENV] = paths.node;
+  process.env[NODE24_MAIN_ENV] = path.join(image, 'dist', 'src', 'main.js');
 }
 
 function remove() {
   const main = process.env[BUILD_ENV];
   if (main) fs.rmSync(path.resolve(main, '../..'), { recursive: true, force: true });
+  const image = process.env[NODE24_MAIN_ENV];
+  if (image) fs.rmSync(path.resolve(image, '../../..'), { recursive: true, force: true });
 }
 
-module.exports = { build, remove, BUILD_ENV };
+module.exports = { build, remove, BUILD_ENV, NODE24_ENV, NODE24_MAIN_ENV };

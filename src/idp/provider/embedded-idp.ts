@@ -125,6 +125,8 @@ export class EmbeddedIdp {
     private readonly backchannelClients: readonly string[],
     /** The `aud` of its access tokens (IDP_AUDIENCE), which every grant's resource scopes are for. */
     readonly audience: string,
+    /** The issuer's own address (IDP_ISSUER): what every URL the provider builds starts with. */
+    private readonly issuer: URL,
   ) {}
 
   /**
@@ -225,7 +227,13 @@ export class EmbeddedIdp {
       .filter((client) => typeof client.backchannel_logout_uri === 'string')
       .map((client) => client.client_id);
     const build = () => buildProvider(config, store, storage, accounts, pages, onServerError);
-    return new EmbeddedIdp(build, storage, backchannelClients, config.idp.audience);
+    return new EmbeddedIdp(
+      build,
+      storage,
+      backchannelClients,
+      config.idp.audience,
+      new URL(config.idp.issuer),
+    );
   }
 
   /**
@@ -241,6 +249,7 @@ export class EmbeddedIdp {
     app.use(
       ROUTES.idp,
       (req: IncomingMessage, res: ServerResponse, next: (e?: unknown) => void) => {
+        pinToIssuer(req, this.issuer);
         if (handle) return void handle(req, res);
         this.provider().then((provider) => {
           handle ??= provider.callback();
@@ -249,6 +258,18 @@ export class EmbeddedIdp {
       },
     );
   }
+}
+
+/**
+ * Issue 32 item 6: oidc-provider builds its discovery document and every endpoint from the request's
+ * Host (and, behind a proxy, X-Forwarded-Host and -Proto), so `Host: evil.com` made it publish
+ * `http://evil.com/…` endpoints, which a shared cache could then serve to everyone. The request is
+ * pinned to the configured issuer's host and scheme before the provider sees it.
+ */
+export function pinToIssuer(req: IncomingMessage, issuer: URL): void {
+  req.headers.host = issuer.host;
+  delete req.headers['x-forwarded-host'];
+  req.headers['x-forwarded-proto'] = issuer.protocol.replace(/:$/, '');
 }
 
 /** oidc-provider with Okta's paths and token shapes, on the service's state store and keys. */

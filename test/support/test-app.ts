@@ -2,7 +2,7 @@ import { Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Writable } from 'node:stream';
-import { NEST_APP_OPTIONS, configureApp } from '../../src/app.factory';
+import { NEST_APP_OPTIONS, configureApp, strictHttpAdapter } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
 import type { AppConfig } from '../../src/config/app-config';
 import type { RawEnv } from '../../src/config/config.schema';
@@ -51,7 +51,11 @@ export async function startTestApp(env: RawEnv = {}, controllers: Type[] = []): 
   const logs = new LogCapture();
   @Module({ imports: [AppModule.forRoot(config, { logDestination: logs })], controllers })
   class TestRootModule {}
-  const app = await NestFactory.create<NestExpressApplication>(TestRootModule, NEST_APP_OPTIONS);
+  const app = await NestFactory.create<NestExpressApplication>(
+    TestRootModule,
+    strictHttpAdapter(),
+    NEST_APP_OPTIONS,
+  );
   configureApp(app, config);
   await app.listen(port, '127.0.0.1');
   // What may finish after the listener (the demo users, issue 18 item 4) has, before a test signs in.

@@ -2,7 +2,7 @@ import { createTRPCClient, httpBatchLink, httpLink, splitLink, type TRPCLink } f
 import { observable } from '@trpc/server/observable';
 import type { AppRouter } from '../../src/api/app-router';
 import { hexJsonTransformer } from '../../src/shared/hex-json';
-import { CSRF_HEADER, LOCALE_HEADER, SSR_HEADER } from '../../src/shared/api-wire';
+import { CSRF_HEADER, LOCALE_HEADER, MAX_BATCH_CALLS, SSR_HEADER } from '../../src/shared/api-wire';
 import { ROUTES, servicePath } from '../../src/shared/routes';
 import { NETWORK_MESSAGES, networkFetch } from './network-fetch';
 
@@ -79,7 +79,7 @@ export function createApiClient(options: ApiClientOptions) {
       splitLink({
         condition: (op) => op.context.skipBatch === true || op.path === 'cookie.setCookie',
         true: httpLink(common),
-        false: httpBatchLink(common),
+        false: httpBatchLink({ ...common, maxItems: MAX_BATCH_CALLS }),
       }),
     ],
   });

@@ -20,6 +20,9 @@ import { router } from './trpc';
  * dependencies it needs; this factory hands them over and merges the three. The browser client
  * takes its types from `AppRouter`, the type of `build()`.
  */
+/** A procedure path in a log line: the longest real one is a few dozen characters. */
+const MAX_LOGGED_PATH = 200;
+
 @Injectable()
 export class AppRouterFactory {
   constructor(
@@ -40,6 +43,7 @@ export class AppRouterFactory {
     path: string | undefined,
     type: string,
     correlationId?: string,
+    req?: object,
   ): void {
     if (error.code === 'BAD_GATEWAY' || error.code === 'SERVICE_UNAVAILABLE') {
       // An outage (issue 31 item 3): one line that names the request, what failed and why.
@@ -55,12 +59,23 @@ export class AppRouterFactory {
       );
     } else if (error.code === 'INTERNAL_SERVER_ERROR') {
       this.logger.error({ path, type, code: error.code, err: error.cause ?? error }, 'api error');
-    } else {
+    } else if (this.firstRefusalOf(req)) {
+      // One line per request (issue 32 item 4): a batch of refused calls is one refusal to read.
       this.logger.warn(
-        { path, type, code: error.code, message: error.message },
+        { path: path?.slice(0, MAX_LOGGED_PATH), type, code: error.code, message: error.message },
         'api call refused',
       );
     }
+  }
+
+  /** Requests whose refusal is already logged (forgotten with the request). */
+  private readonly refusedRequests = new WeakSet<object>();
+
+  private firstRefusalOf(req: object | undefined): boolean {
+    if (!req) return true;
+    if (this.refusedRequests.has(req)) return false;
+    this.refusedRequests.add(req);
+    return true;
   }
 
   build() {
@@ -75,6 +90,10 @@ export class AppRouterFactory {
         logger: this.logger,
         store: this.store,
         clientErrors: this.config.rateLimit.clientErrors,
+        signinEvents: {
+          perAddress: this.config.rateLimit.signinPerAddress,
+          perSession: this.config.rateLimit.signinPerSession,
+        },
       }),
       cookie: cookieRouter({ secure: secureFor(this.config.http.publicUrl) }),
     });

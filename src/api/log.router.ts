@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { scrubClientPath, scrubClientText } from '../logging/scrub-client-text';
 import { z } from 'zod';
 import type { RateLimit } from '../config/app-config';
@@ -18,6 +18,11 @@ const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 const neutralise = (s: string) =>
   s.replace(CONTROL_CHARACTERS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
+/** A session's counter key: a hash of its id, never the id (the store's keys may be listed). */
+function sessionKey(sessionId: string): string {
+  return createHash('sha256').update(sessionId).digest('base64url').slice(0, 22);
+}
+
 /** What the log procedures need: where events go, the report limit (the session is ctx's). */
 export interface LogRouterDeps {
   readonly events: Pick<AuthEvents, 'signin'>;
@@ -26,25 +31,48 @@ export interface LogRouterDeps {
   readonly store: Pick<SessionStore, 'increment'>;
   /** RATE_LIMIT_CLIENT_ERRORS: error reports per client address and window. */
   readonly clientErrors: RateLimit;
+  /** RATE_LIMIT_SIGNIN and RATE_LIMIT_SIGNIN_SESSION: sign-in events per address, per session. */
+  readonly signinEvents: { readonly perAddress: RateLimit; readonly perSession: RateLimit };
 }
 
 /** §7 log.*: what the browser tells the server. Neither needs a session. */
 export function logRouter(deps: LogRouterDeps) {
   return router({
-    /** §8's exception: never UNAUTHORIZED; a signed-out call is recorded without a subject. */
+    /**
+     * §7 Sign-in event. §8's exception stands: never UNAUTHORIZED. Issue 32 item 4: a batch of a
+     * thousand calls wrote a thousand forged sign-ins and moved signins_total by as much, so an event
+     * now counts only for the browser's own live session (its binding; never a replayed si), and
+     * calls are limited per address and per session like the sign-in route itself. A call without a
+     * session is answered `recorded: false` and records nothing.
+     */
     signinEvent: mutationProcedure
+      .use(async ({ ctx, next }) => {
+        const { perAddress } = deps.signinEvents;
+        const hits = await deps.store.increment(
+          `ratelimit:signin-event:${ctx.req.ip ?? 'unknown'}`,
+          perAddress.windowSeconds,
+        );
+        if (hits > perAddress.limit)
+          throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'too many sign-in events' });
+        return next();
+      })
       .input(z.strictObject({ b: z.enum(BRANDS) }))
       .mutation(async ({ ctx, input }) => {
-        // Attributed only to the browser's own session (its binding), never to a replayed si.
         const record = await ctx.storedSession();
+        if (!record || !ctx.sessionId) return { recorded: false };
+        const { perSession } = deps.signinEvents;
+        const hits = await deps.store.increment(
+          `ratelimit:signin-event:session:${sessionKey(ctx.sessionId)}`,
+          perSession.windowSeconds,
+        );
+        if (hits > perSession.limit)
+          throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: 'too many sign-in events' });
         deps.events.signin(
           input.b,
-          record
-            ? {
-                sub: record.sub,
-                ...(record.collectorsId ? { collectorsId: record.collectorsId } : {}),
-              }
-            : {},
+          {
+            sub: record.sub,
+            ...(record.collectorsId ? { collectorsId: record.collectorsId } : {}),
+          },
           'session',
         );
         return { recorded: true };

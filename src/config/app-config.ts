@@ -90,6 +90,8 @@ export interface AppConfig {
     readonly compression: boolean;
     /** Number of reverse proxies in front of the service whose X-Forwarded-For is trusted. */
     readonly trustProxy: number;
+    /** The most calls one API batch may carry (API_MAX_BATCH, issue 32 item 4). */
+    readonly apiMaxBatch: number;
   };
   readonly services: ServiceBases;
   /** Issue 7: back-channel logout to brands (OpenID Connect Back-Channel Logout 1.0). */

@@ -34,6 +34,7 @@ describe(parseConfig.name, () => {
       publicUrl: 'http://localhost:3333',
       trustProxy: 0,
       compression: true,
+      apiMaxBatch: 10,
     });
     expect(config.idp).toEqual({
       mode: 'embedded',

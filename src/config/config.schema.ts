@@ -1,3 +1,4 @@
+import { MAX_BATCH_CALLS } from '../shared/api-wire';
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { z } from 'zod';
@@ -338,6 +339,13 @@ export function parseConfig(raw: RawEnv): AppConfig {
     'api://default',
   );
 
+  // Issue 32 item 4: never below what the browser's client batches (MAX_BATCH_CALLS).
+  const apiMaxBatch = read(
+    'API_MAX_BATCH',
+    z.coerce.number().int().min(MAX_BATCH_CALLS).max(100),
+    MAX_BATCH_CALLS,
+  );
+
   // Issue 31 item 3: a revocation the IdP did not take is retried from this delay, doubling.
   const revocationRetryMs = read(
     'REVOCATION_RETRY_MS',
@@ -519,6 +527,7 @@ export function parseConfig(raw: RawEnv): AppConfig {
       publicUrl,
       trustProxy,
       compression: read('COMPRESSION', z.enum(['on', 'off']), 'on') === 'on',
+      apiMaxBatch,
     },
     services,
     features,

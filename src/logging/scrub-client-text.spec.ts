@@ -6,6 +6,44 @@ const JWT =
 describe(scrubClientText.name, () => {
   // [what the page sent, what the log keeps, how many secrets went]
   const table: [string, string, string, number][] = [
+    // Issue 32 item 7: secrets split by line breaks, and long runs after a secret's name.
+    [
+      'a t whose token a line break splits',
+      `cb?t=${JWT.slice(0, 20)}\n${JWT.slice(20)}&page=2`,
+      'cb?t=[Redacted]&page=2',
+      1,
+    ],
+    ['a line break right after t=', `cb?t=\n${JWT} end`, 'cb?t=[Redacted] end', 1],
+    [
+      'a JWT broken at its dots',
+      `token ${JWT.split('.').join('\n.')} end`,
+      'token [Redacted] end',
+      1,
+    ],
+    [
+      'a JWT broken inside its payload',
+      `got ${JWT.slice(0, 60)}\r\n  ${JWT.slice(60)} end`,
+      'got [Redacted] end',
+      1,
+    ],
+    [
+      'a base64url run after a secret’s name and a space',
+      'refresh_token 8xLOxBtZp8QnZC0kE4ZrBg3aTq9wQ end',
+      'refresh_token [Redacted] end',
+      1,
+    ],
+    [
+      'a base64url run after a secret’s name, split across lines',
+      'sessionId:\n  8xLOxBtZp8QnZC0k\n  E4ZrBg3aTq9wQ',
+      'sessionId:[Redacted]',
+      1,
+    ],
+    [
+      'a short word after a secret’s name stays',
+      'password field is empty',
+      'password field is empty',
+      0,
+    ],
     [
       'a plain message stays',
       'TypeError: x is undefined at Collection',

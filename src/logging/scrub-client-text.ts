@@ -13,6 +13,24 @@ const KEY_WORDS =
   /token|secret|passw|session|cookie|^auth$|authori[sz]ation|credential|api[-_]?key|private[-_]?key/i;
 const isCredentialKey = (key: string) => EXACT_KEYS.has(key.toLowerCase()) || KEY_WORDS.test(key);
 
+/**
+ * A run of token characters that a line break may interrupt (issue 32 item 7: a token copied across
+ * lines, `t=eyJhbGc` then `iOiJ…` on the next, was only half redacted). A break counts as part of the
+ * run only between two token characters, so the next line's words stay when the run ended before it.
+ */
+const RUN = String.raw`[A-Za-z0-9_\-~+/]+(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9_\-~+/]+)*=*`;
+/** One base64url segment of a JWT, line breaks allowed inside it. */
+const SEGMENT = String.raw`[A-Za-z0-9_-]+(?:[ \t]*\r?\n[ \t]*[A-Za-z0-9_-]+)*`;
+/** A JWT, line breaks allowed inside and around its dots. */
+const JWT_RUN = String.raw`eyJ${SEGMENT}\s*\.\s*${SEGMENT}\s*\.(?:${SEGMENT})?`;
+/**
+ * A name that says its value is a secret, as a pattern (the names of EXACT_KEYS and KEY_WORDS): only
+ * such a name may start a named run, so that ordinary words never swallow the text after them.
+ */
+const SECRET_NAME = String.raw`(?:[A-Za-z0-9_.-]*(?:token|secret|passw|session|cookie|credential|api[-_]?key|private[-_]?key)[A-Za-z0-9_.-]*|t|rt|si|sid|code|state|pwd|otp|pin|jwt|auth|authori[sz]ation)`;
+/** A secret's name, then `=`, `:` or a space, then a long run of token characters. */
+const NAMED_RUN_MIN = 16;
+
 interface Rule {
   readonly name: string;
   readonly pattern: RegExp;
@@ -33,9 +51,26 @@ const RULES: readonly Rule[] = [
     replace: (_m, scheme = '', space = '') => `${scheme}${space}${REDACTED}`,
   },
   {
-    // A JWT (header.payload.signature, base64url; an unsecured one may end with the last dot).
+    // key=value, key: value or "key value" where the key names a secret and the value is a long run
+    // of token characters, line breaks allowed inside it (a split `t=`, `refresh_token: abc…`).
+    name: 'named-run',
+    pattern: new RegExp(
+      String.raw`(?<![A-Za-z0-9_.-])(${SECRET_NAME})([ \t]*[=:]?[ \t]*\r?\n?[ \t]*)(${JWT_RUN}|${RUN})`,
+      'gi',
+    ),
+    replace: (_m, key = '', sep = '', value = '') =>
+      isCredentialKey(key) &&
+      !/^(bearer|basic|dpop)$/i.test(key) &&
+      value.replace(/\s/g, '').length >= NAMED_RUN_MIN &&
+      (sep.includes('=') || sep.includes(':') || /[0-9_-]/.test(value))
+        ? `${key}${sep.replace(/[ \t]*\r?\n[ \t]*/, '') || ' '}${REDACTED}`
+        : undefined,
+  },
+  {
+    // A JWT (header.payload.signature, base64url; an unsecured one may end with the last dot), line
+    // breaks allowed inside and around its dots.
     name: 'jwt',
-    pattern: /\beyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/g,
+    pattern: new RegExp(String.raw`\b${JWT_RUN}`, 'g'),
     replace: () => REDACTED,
   },
   {
@@ -49,10 +84,15 @@ const RULES: readonly Rule[] = [
         : undefined,
   },
   {
-    // key=value in a query, a fragment or form text, up to the next separator.
+    // key=value in a query, a fragment or form text, up to the next separator; a line break followed
+    // by more of the value continues it (issue 32 item 7).
     name: 'pair',
-    pattern: /([A-Za-z0-9_.-]{1,64})=([^&\s;,#"']*)/g,
-    replace: (_m, key = '') => (isCredentialKey(key) ? `${key}=${REDACTED}` : undefined),
+    pattern:
+      /([A-Za-z0-9_.-]{1,64})=([^&\s;,#"']*(?:[ \t]*\r?\n[ \t]*[^&\s;,#"'=]+(?=[&\s;,#"']|$))*)/g,
+    replace: (_m, key = '', value = '') =>
+      isCredentialKey(key) && value.trim() !== '' && value.trim() !== REDACTED
+        ? `${key}=${REDACTED}`
+        : undefined,
   },
 ];
 

@@ -73,3 +73,25 @@ it('an ordinary report is logged as sent, with no count', async () => {
   });
   expect(line).not.toHaveProperty('redactions');
 });
+
+it('issue 32 item 7: a token split across lines, or a long run after a secret’s name, leaves nothing of itself', async () => {
+  const api = createApiClient({
+    baseUrl: t.url,
+    locale: () => 'en-US',
+    headers: () => ({ origin: new URL(t.config.http.publicUrl).origin }),
+  });
+  const [header = '', payload = '', signature = ''] = JWT.split('.');
+  const message = [
+    `redirect to https://www.psacard.com/cb?t=${header.slice(0, 12)}`,
+    `${header.slice(12)}.${payload}.${signature}&page=2`,
+    `and ${header}`,
+    `.${payload}.${signature}`,
+    'refresh_token 8xLOxBtZp8QnZC0kE4ZrBg3aTq9wQ',
+  ].join('\n');
+  const { correlationId } = await api.log.clientError.mutate({ message, path: '/collection' });
+  const line = t.logs.records.find((r) => r.correlationId === correlationId);
+  const logged = String(line?.clientMessage);
+  for (const part of [header.slice(12), payload, signature, '8xLOxBtZp8QnZC0kE4ZrBg3aTq9wQ'])
+    expect(logged).not.toContain(part);
+  expect(logged).toContain('page=2');
+});

@@ -34,6 +34,8 @@ export interface BrandHop {
   readonly returnUrl?: string;
   readonly handoff: 'tokens-in-url' | 'handoff-code';
   readonly clearTokenCookies: boolean;
+  /** The sign-in the hop belongs to: its handed-over tokens end with it (issue 32 item 2). */
+  readonly family?: string;
 }
 
 export interface PendingLogin {

@@ -14,6 +14,7 @@ import { AccountSummaries, SigninFacts } from '../session/account-summary';
 import { accountClaimsFrom, decodedClaims } from '../oidc/account-claims';
 import { bindingHashOf } from '../session/browser-binding';
 import { SessionEnding } from '../session/session-ending';
+import { HandedTokens } from '../session/handed-tokens';
 import { LiveSessions } from '../session/live-sessions';
 import { randomKey } from '../session/one-time-store';
 import { CreateOptions, SessionRecord, Sessions } from '../session/sessions';
@@ -79,6 +80,7 @@ export class SigninService {
     private readonly profiles: AccountProfiles,
     private readonly events: AuthEvents,
     private readonly summaries: AccountSummaries,
+    private readonly handed: HandedTokens,
   ) {}
 
   /**
@@ -293,6 +295,7 @@ export class SigninService {
             ...(decision.returnUrl ? { returnUrl: decision.returnUrl } : {}),
             handoff: decision.handoff,
             clearTokenCookies: decision.clearTokenCookies,
+            ...(current.record.family ? { family: current.record.family } : {}),
           });
         }
         const handoff =
@@ -396,6 +399,8 @@ export class SigninService {
       return this.toIdp({ ...pending.journey, returnToSignIn: false });
     if (hop.recordIn && tokens.refreshToken)
       await this.sessions.recordHandedOver(hop.recordIn, tokens.refreshToken);
+    // Issue 32 item 2: a `t` from this hop signs nobody in once the collector signs out of it.
+    await this.handed.handedOver(tokens.accessToken, decodedClaims(tokens.accessToken), hop.family);
     const target = hop.target as SafeRedirectUrl;
     const returnUrl = hop.returnUrl as SafeRedirectUrl | undefined;
     const handoff =

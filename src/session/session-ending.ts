@@ -4,6 +4,7 @@ import type { ListedSession, SessionRecord } from './sessions';
 import { Sessions } from './sessions';
 import { IdpError, OidcClient } from '../oidc/oidc-client';
 import { RevocationQueue } from './revocation-queue';
+import { HandedTokens } from './handed-tokens';
 
 /**
  * Who is told when a session ends (the port). Back-channel logout implements it (it sends each brand
@@ -49,6 +50,7 @@ export class SessionEnding {
     private readonly oidc: OidcClient,
     private readonly logger: AppLogger,
     private readonly revocations: RevocationQueue,
+    private readonly handed: HandedTokens,
   ) {
     this.logger.setContext(SessionEnding.name);
   }
@@ -114,7 +116,10 @@ export class SessionEnding {
     // The session's own refresh token always goes. The grants it handed to brands (issue 31 item 4)
     // go only when the collector signs out: a new sign-in or a lapse here is no reason to sign a
     // brand out.
-    const handedOver = SIGNOUT_REASONS.has(reason) ? (record.tokens.handedOver ?? []) : [];
+    const signedOut = SIGNOUT_REASONS.has(reason);
+    const handedOver = signedOut ? (record.tokens.handedOver ?? []) : [];
+    // Issue 32 item 2: the access tokens handed to brands from this sign-in sign nobody in any more.
+    if (signedOut) await this.handed.familyEnded(record.family);
     for (const refreshToken of [record.tokens.refreshToken, ...handedOver]) {
       if (refreshToken) await this.revoke(refreshToken);
     }

@@ -10,6 +10,7 @@ import { TokenRefresher } from './token-refresh';
 import { TokenVault } from './token-vault';
 import { AccountSummaries } from './account-summary';
 import { RevocationQueue } from './revocation-queue';
+import { HandedTokens } from './handed-tokens';
 import { loadRedisSessionStore } from './redis-session-store.loader';
 import { SESSION_STORE, SessionStore } from './session-store';
 import { SqliteSessionStore } from './sqlite-session-store';
@@ -34,6 +35,7 @@ const SESSION_PROVIDERS = [
   AccountProfiles,
   AccountSummaries,
   RevocationQueue,
+  HandedTokens,
 ];
 
 /**

@@ -7,6 +7,7 @@ import { AuthEvents } from '../logging/auth-events';
 import { AccountSummaries } from '../session/account-summary';
 import { bindingHashOf } from '../session/browser-binding';
 import { LiveSessions } from '../session/live-sessions';
+import { HandedTokenRefusal, HandedTokens } from '../session/handed-tokens';
 import { randomKey } from '../session/one-time-store';
 import { SessionRecord, Sessions } from '../session/sessions';
 import { Brand, DEFAULT_BRAND, isBrand } from '../shared/brand';
@@ -42,12 +43,14 @@ export interface PageToken {
 }
 
 /** Why a verified `t` still signs nobody in (besides TokenVerifier's own TokenProblem). */
-type Refusal = 'other-client' | 'expired' | 'no-subject';
+type Refusal = 'other-client' | 'expired' | 'no-subject' | HandedTokenRefusal;
 
 const REFUSALS: Readonly<Record<Refusal, string>> = {
   'other-client': 'access token was issued to another client',
   expired: TOKEN_PROBLEM_MESSAGES.expired,
   'no-subject': 'access token names no subject',
+  'already-used': 'access token has already signed a browser in',
+  'session-ended': 'access token comes from a sign-in the collector has signed out of',
 };
 
 /**
@@ -74,9 +77,12 @@ const REFUSALS: Readonly<Record<Refusal, string>> = {
  * - Whatever is refused is logged as a warning with the path and a reason, the token's own problem
  *   first (an empty `t` as §8's 'access token must be specified'), never the token.
  *
- * What remains open, as for any bearer token handed over in a URL: whoever holds a valid `t` can
- * sign a browser without a session in as its collector until the token expires. That is the
- * behaviour §4 asks for; the token's lifetime bounds it.
+ * - Issue 32 item 2: a `t` signs a browser in at most once, on any instance, and never once the
+ *   collector has signed out of the sign-in it was handed over from (HandedTokens).
+ *
+ * What remains open, as for any bearer token handed over in a URL: whoever holds a valid `t` that
+ * has not been used can sign one browser without a session in as its collector until the token
+ * expires. That is the behaviour §4 asks for; the token's lifetime bounds it.
  */
 @Injectable()
 export class TokenParamSignin {
@@ -88,6 +94,7 @@ export class TokenParamSignin {
     private readonly events: AuthEvents,
     private readonly logger: AppLogger,
     private readonly summaries: AccountSummaries,
+    private readonly handed: HandedTokens,
   ) {
     this.logger.setContext(TokenParamSignin.name);
   }
@@ -136,10 +143,19 @@ export class TokenParamSignin {
       }
       return onward;
     }
+    // Issue 32 item 2: once per token, and never after the collector signed out of its sign-in.
+    const refused = await this.handed.take(token, claims);
+    if (refused) {
+      this.logger.warn({ path: page.path, reason: refused }, REFUSALS[refused]);
+      return onward;
+    }
     return this.signIn(page, token, claims, subject, onward);
   }
 
-  private refusal(claims: AccessTokenClaims, subject: string | undefined): Refusal | undefined {
+  private refusal(
+    claims: AccessTokenClaims,
+    subject: string | undefined,
+  ): Exclude<Refusal, HandedTokenRefusal> | undefined {
     if (claims.cid !== this.config.idp.clientId) return 'other-client';
     if (claims.exp <= Date.now() / 1000) return 'expired';
     if (subject === undefined) return 'no-subject';

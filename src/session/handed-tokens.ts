@@ -1,0 +1,77 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { SESSION_STORE, SessionStore } from './session-store';
+
+/** Why a handed-over access token may not start a session (issue 32 item 2). */
+export type HandedTokenRefusal = 'already-used' | 'session-ended';
+
+/** A token's key in the store: a hash of its `jti` (or of the token, without one), never the token. */
+function keyOf(accessToken: string, jti: unknown): string {
+  const id = typeof jti === 'string' && jti !== '' ? `jti:${jti}` : `token:${accessToken}`;
+  return createHash('sha256').update(id).digest('base64url').slice(0, 32);
+}
+
+/**
+ * Issue 32 item 2: a `t` (§4 App start step 3) is a bearer credential in a URL. It signs a browser in
+ * at most once, on any instance (a record in the session store for the token's remaining lifetime),
+ * and never once the collector has signed out of the session it was handed over from: every access
+ * token handed to a brand is recorded with its session's family, and a sign-out (here, everywhere,
+ * from the sessions page or the IdP's back channel) marks the family ended for the longest lifetime
+ * an access token may have. A token this service never handed over (another collector's browser
+ * holds no record of it) is only checked for reuse.
+ */
+@Injectable()
+export class HandedTokens {
+  constructor(
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** Remembers that `accessToken` was handed to a brand from the sign-in `family`. */
+  async handedOver(
+    accessToken: string,
+    claims: { readonly jti?: unknown; readonly exp?: unknown },
+    family: string | undefined,
+    now = Date.now(),
+  ): Promise<void> {
+    if (!family) return;
+    await this.store.set(
+      `handed:${keyOf(accessToken, claims.jti)}`,
+      family,
+      this.ttlOf(claims.exp, now),
+    );
+  }
+
+  /** The collector signed out of a session of `family`: its handed-over tokens sign nobody in. */
+  async familyEnded(family: string | undefined): Promise<void> {
+    if (!family) return;
+    await this.store.set(
+      `family-ended:${family}`,
+      '1',
+      this.config.idp.accessTokenMaxLifetimeSeconds,
+    );
+  }
+
+  /**
+   * Takes a verified `t` for a sign-in: undefined when it may start a session (and it is now used),
+   * or why not.
+   */
+  async take(
+    accessToken: string,
+    claims: { readonly jti?: unknown; readonly exp: number },
+    now = Date.now(),
+  ): Promise<HandedTokenRefusal | undefined> {
+    const key = keyOf(accessToken, claims.jti);
+    const family = await this.store.get(`handed:${key}`);
+    if (family !== undefined && (await this.store.get(`family-ended:${family}`)) !== undefined)
+      return 'session-ended';
+    const first = await this.store.setIfAbsent(`used:${key}`, '1', this.ttlOf(claims.exp, now));
+    return first ? undefined : 'already-used';
+  }
+
+  private ttlOf(exp: unknown, now: number): number {
+    const left = typeof exp === 'number' ? Math.ceil(exp - now / 1000) : 0;
+    return Math.max(1, Math.min(left, this.config.idp.accessTokenMaxLifetimeSeconds));
+  }
+}

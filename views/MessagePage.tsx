@@ -10,12 +10,22 @@ export interface MessagePageProps {
   readonly message: string;
   /** The one way on; none when there is nowhere to send the collector (an expired sign-in). */
   readonly action?: { readonly href: string; readonly label: string };
+  /** A second, quieter way on, as a link under the button. */
+  readonly secondary?: { readonly href: string; readonly label: string };
   /** role="alert" for something that went wrong, plain text otherwise. */
   readonly alert: boolean;
 }
 
 /** A page that says what happened and offers one way on (unauthorized landing, signed out). */
-export function MessagePage({ t, frame, title, message, action, alert }: MessagePageProps) {
+export function MessagePage({
+  t,
+  frame,
+  title,
+  message,
+  action,
+  secondary,
+  alert,
+}: MessagePageProps) {
   return (
     <JourneyFrame frame={frame} t={t}>
       <h1>{title}</h1>
@@ -26,6 +36,11 @@ export function MessagePage({ t, frame, title, message, action, alert }: Message
             {action.label}
           </a>
         </div>
+      ) : null}
+      {secondary ? (
+        <p>
+          <a href={secondary.href}>{secondary.label}</a>
+        </p>
       ) : null}
     </JourneyFrame>
   );

@@ -22,6 +22,12 @@ export interface RedirectPolicy {
   readonly allowedOrigins: ReadonlySet<string>;
   /** Mobile-app URL schemes without the colon, e.g. `psacard`. */
   readonly appSchemes: ReadonlySet<string>;
+  /**
+   * This service's own origin. A return URL there never carries `t` onward (issue 32 item 1): a
+   * sign-out link whose `r` is `/collection?t=<someone's token>` would otherwise sign the browser
+   * into that account on its way back, as a same-origin navigation.
+   */
+  readonly ownOrigin?: string;
 }
 
 export const MAX_REDIRECT_URL_LENGTH = 2048;
@@ -84,6 +90,7 @@ export function checkRedirectUrl(raw: unknown, policy: RedirectPolicy): Redirect
     if (!PLAIN_HTTP_AUTHORITY.test(raw)) return { ok: false, reason: 'unparseable' };
     // `url.origin` is the normalised scheme://host[:port] with the default port dropped.
     if (!policy.allowedOrigins.has(url.origin)) return { ok: false, reason: 'origin-not-allowed' };
+    if (url.origin === policy.ownOrigin && url.searchParams.has('t')) url.searchParams.delete('t');
     return { ok: true, url: url.href as SafeRedirectUrl };
   }
   if (policy.appSchemes.has(scheme)) return { ok: true, url: url.href as SafeRedirectUrl };
@@ -133,5 +140,6 @@ export function redirectPolicyFromConfig(config: AppConfig): RedirectPolicy {
     if (b.appScheme) appSchemes.add(b.appScheme);
   }
   const allowedOrigins = new Set(urls.map(originOf).filter((o): o is string => o !== undefined));
-  return { allowedOrigins, appSchemes };
+  const ownOrigin = originOf(config.http.publicUrl);
+  return { allowedOrigins, appSchemes, ...(ownOrigin ? { ownOrigin } : {}) };
 }

@@ -18,6 +18,8 @@ export interface MessageContent {
   readonly title: string;
   readonly message: string;
   readonly action?: { readonly href: string; readonly label: string };
+  /** A second, quieter way on (a link under the button). */
+  readonly secondary?: { readonly href: string; readonly label: string };
   readonly alert: boolean;
   /** The document's <title> when it differs from the heading. */
   readonly documentTitle?: string;
@@ -89,6 +91,7 @@ export class PageRenderer {
         message: content.message,
         alert: content.alert,
         ...(content.action ? { action: content.action } : {}),
+        ...(content.secondary ? { secondary: content.secondary } : {}),
       }),
     );
   }

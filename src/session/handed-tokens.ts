@@ -53,6 +53,12 @@ export class HandedTokens {
     );
   }
 
+  /** Whether the collector signed out of the sign-in this token was handed over from. */
+  async ended(accessToken: string, claims: { readonly jti?: unknown }): Promise<boolean> {
+    const family = await this.store.get(`handed:${keyOf(accessToken, claims.jti)}`);
+    return family !== undefined && (await this.store.get(`family-ended:${family}`)) !== undefined;
+  }
+
   /**
    * Takes a verified `t` for a sign-in: undefined when it may start a session (and it is now used),
    * or why not.
@@ -63,9 +69,7 @@ export class HandedTokens {
     now = Date.now(),
   ): Promise<HandedTokenRefusal | undefined> {
     const key = keyOf(accessToken, claims.jti);
-    const family = await this.store.get(`handed:${key}`);
-    if (family !== undefined && (await this.store.get(`family-ended:${family}`)) !== undefined)
-      return 'session-ended';
+    if (await this.ended(accessToken, claims)) return 'session-ended';
     const first = await this.store.setIfAbsent(`used:${key}`, '1', this.ttlOf(claims.exp, now));
     return first ? undefined : 'already-used';
   }

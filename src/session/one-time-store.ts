@@ -55,6 +55,17 @@ export class OneTimeStore<T> {
     return json === undefined ? undefined : (JSON.parse(json) as T);
   }
 
+  /** The value for a key without taking it (a page that shows what a later step will take). */
+  async peek(key: unknown): Promise<T | undefined> {
+    if (typeof key !== 'string' || key.length === 0 || key.length > MAX_PRESENTED_KEY_LENGTH)
+      return undefined;
+    const storeKey = this.storeKey(key);
+    const raw = await this.store.get(storeKey);
+    if (raw === undefined) return undefined;
+    const json = this.vault ? this.vault.open(raw, storeKey) : raw;
+    return json === undefined ? undefined : (JSON.parse(json) as T);
+  }
+
   private storeKey(key: string): string {
     return `${this.purpose}:${sha256(key)}`;
   }

@@ -14,6 +14,8 @@ export const ROUTES = {
   brandTokenLanding: '/handlebrandtokenredirect',
   /** §2 Landing after sign-out (the post-logout redirect URI). */
   logoutLanding: '/handlelogoutredirect',
+  /** Issue 32 item 1: the page that names the account a cross-site `t` would sign in, and asks. */
+  tokenSignin: '/signin/continue',
   /** §2 Sign-out when the brand is known. */
   logout: '/logout/collectorsid',
   /** §2 Unauthorized landing; takes error=Unauthorized|GoldinInvalidOktaSession. */

@@ -4,14 +4,16 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
 import { AppLogger } from '../logging/app-logger';
 import { AuthEvents } from '../logging/auth-events';
-import { AccountSummaries } from '../session/account-summary';
-import { bindingHashOf } from '../session/browser-binding';
+import { AccountSummaries, SigninFacts } from '../session/account-summary';
+import { bindingHashOf, matchesBinding } from '../session/browser-binding';
 import { LiveSessions } from '../session/live-sessions';
 import { HandedTokenRefusal, HandedTokens } from '../session/handed-tokens';
-import { randomKey } from '../session/one-time-store';
+import { OneTimeStore, randomKey } from '../session/one-time-store';
+import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { TokenVault } from '../session/token-vault';
 import { SessionRecord, Sessions } from '../session/sessions';
 import { Brand, DEFAULT_BRAND, isBrand } from '../shared/brand';
-import type { ServicePath } from '../shared/routes';
+import { ROUTES, type ServicePath, servicePath } from '../shared/routes';
 import { accountClaimsFrom } from '../oidc/account-claims';
 import { AccessTokenClaims, TOKEN_PROBLEM_MESSAGES, TokenVerifier } from './token-verifier';
 
@@ -22,7 +24,33 @@ import { AccessTokenClaims, TOKEN_PROBLEM_MESSAGES, TokenVerifier } from './toke
  * - `not-a-navigation`: a fetch, an image, a frame: `t` leaves the URL and signs nobody in;
  * - `signout`: a page on the way out of a sign-out, which must not sign anyone back in.
  */
-export type TokenTaking = 'navigation' | 'not-a-navigation' | 'signout';
+export type TokenTaking = 'navigation' | 'cross-site-navigation' | 'not-a-navigation' | 'signout';
+
+/** How long the confirmation page's offer stands (issue 32 item 1). */
+export const TOKEN_OFFER_TTL_SECONDS = 300;
+
+/**
+ * A sign-in a cross-site `t` offers, kept server-side (sealed: it holds the token) under a one-time
+ * key that only the browser holding its binding cookie can use (issue 32 item 1).
+ */
+export interface TokenOffer {
+  readonly token: string;
+  readonly target: ServicePath;
+  readonly brand: Brand;
+  readonly bindingHash: string;
+  /** The account as the page names it: a masked email, else the collector number. */
+  readonly account: string;
+  readonly userAgent?: string;
+  readonly facts: SigninFacts;
+  readonly locale?: string;
+}
+
+/** `c•••@example.com`: enough for a collector to recognise their account, not to read it out. */
+export function maskedEmail(email: string): string | undefined {
+  const at = email.lastIndexOf('@');
+  if (at < 1 || at === email.length - 1) return undefined;
+  return `${email[0]}•••${email.slice(at)}`;
+}
 
 /** A page request that carries `t`, as the middleware read it. */
 export interface PageToken {
@@ -40,6 +68,8 @@ export interface PageToken {
   readonly brandParam?: string;
   readonly referer?: string;
   readonly userAgent?: string;
+  /** The page's language (its path prefix or `lang`), for the confirmation page. */
+  readonly locale?: string;
 }
 
 /** Why a verified `t` still signs nobody in (besides TokenVerifier's own TokenProblem). */
@@ -95,9 +125,19 @@ export class TokenParamSignin {
     private readonly logger: AppLogger,
     private readonly summaries: AccountSummaries,
     private readonly handed: HandedTokens,
+    @Inject(SESSION_STORE) store: SessionStore,
+    vault: TokenVault,
   ) {
     this.logger.setContext(TokenParamSignin.name);
+    this.offers = new OneTimeStore<TokenOffer>(
+      store,
+      'token-offer',
+      TOKEN_OFFER_TTL_SECONDS,
+      vault,
+    );
   }
+
+  private readonly offers: OneTimeStore<TokenOffer>;
 
   async take(page: PageToken): Promise<RedirectOutcome> {
     const onward = redirectTo(page.target, { headers: HANDOFF_HEADERS });
@@ -143,6 +183,8 @@ export class TokenParamSignin {
       }
       return onward;
     }
+    // Issue 32 item 1: from another site, only an offer the collector confirms (it is used then).
+    if (page.taking === 'cross-site-navigation') return this.offer(page, token, claims, subject);
     // Issue 32 item 2: once per token, and never after the collector signed out of its sign-in.
     const refused = await this.handed.take(token, claims);
     if (refused) {
@@ -150,6 +192,90 @@ export class TokenParamSignin {
       return onward;
     }
     return this.signIn(page, token, claims, subject, onward);
+  }
+
+  /**
+   * Issue 32 item 1 (login CSRF): a `t` from another site, or from a link opened outside the browser,
+   * may be someone else's. It signs nobody in by itself: the browser goes to a page that names the
+   * account and asks (TokenSigninController), with the offer bound to it by the signinBinding cookie.
+   */
+  private async offer(
+    page: PageToken,
+    token: string,
+    claims: AccessTokenClaims,
+    subject: string,
+  ): Promise<RedirectOutcome> {
+    if (await this.handed.ended(token, claims)) {
+      this.logger.warn({ path: page.path, reason: 'session-ended' }, REFUSALS['session-ended']);
+      return redirectTo(page.target, { headers: HANDOFF_HEADERS });
+    }
+    const facts = await this.summaries.atSignin(claims, token, subject);
+    const binding = randomKey();
+    const email = facts.account.email ?? (claims.sub?.includes('@') ? claims.sub : undefined);
+    const collectorsId = facts.account.collectorsId ?? claims.CollectorsId;
+    const key = await this.offers.issue({
+      token,
+      target: page.target,
+      brand: this.brandOf(page),
+      bindingHash: bindingHashOf(binding),
+      account: (email && maskedEmail(email)) ?? (collectorsId ? `#${collectorsId}` : '•••'),
+      facts,
+      ...(page.userAgent ? { userAgent: page.userAgent.slice(0, 256) } : {}),
+      ...(page.locale ? { locale: page.locale } : {}),
+    });
+    this.logger.info(
+      { path: page.path, event: 'token-signin-offered' },
+      't from another site: asking',
+    );
+    return redirectTo(servicePath('tokenSignin', { k: key }), {
+      cookies: [{ set: 'signinBinding', value: binding }],
+      headers: HANDOFF_HEADERS,
+    });
+  }
+
+  /** The offer a confirmation page shows, if this browser holds it. */
+  async shownOffer(key: unknown, binding: unknown): Promise<TokenOffer | undefined> {
+    const offer = await this.offers.peek(key);
+    return offer && matchesBinding(offer.bindingHash, binding) ? offer : undefined;
+  }
+
+  /**
+   * The collector chose the account on the page: the offer is taken (once), the token checked again
+   * (it may have expired, or been used meanwhile), and the browser signed in.
+   */
+  async confirm(key: unknown, binding: unknown): Promise<RedirectOutcome | undefined> {
+    const offer = await this.offers.take(key);
+    if (!offer || !matchesBinding(offer.bindingHash, binding)) return undefined;
+    const onward = redirectTo(offer.target, { headers: HANDOFF_HEADERS });
+    const check = await this.verifier.verify(offer.token);
+    const subject = check.ok ? subjectOf(check.claims) : undefined;
+    if (!check.ok || subject === undefined || this.refusal(check.claims, subject) !== undefined) {
+      this.logger.warn(
+        { reason: check.ok ? 'refused' : check.reason },
+        'the offered t is no longer good',
+      );
+      return onward;
+    }
+    const refused = await this.handed.take(offer.token, check.claims);
+    if (refused) {
+      this.logger.warn({ reason: refused }, REFUSALS[refused]);
+      return onward;
+    }
+    return this.signIn(
+      {
+        token: offer.token,
+        target: offer.target,
+        path: ROUTES.tokenSignin,
+        taking: 'navigation',
+        brandParam: offer.brand,
+        ...(offer.userAgent ? { userAgent: offer.userAgent } : {}),
+      },
+      offer.token,
+      check.claims,
+      subject,
+      onward,
+      offer.facts,
+    );
   }
 
   private refusal(
@@ -169,13 +295,14 @@ export class TokenParamSignin {
     claims: AccessTokenClaims,
     subject: string,
     onward: RedirectOutcome,
+    known?: SigninFacts,
   ): Promise<RedirectOutcome> {
     const brand = this.brandOf(page);
     const binding = randomKey();
     const device = page.userAgent?.slice(0, 256);
     // Who signed in, for the landing (issue 16 item 4), and the §3 claims userinfo states (issue 31
     // item 1): a `t` brings no ID token, so the access token and userinfo are all there is.
-    const facts = await this.summaries.atSignin(claims, token, subject);
+    const facts = known ?? (await this.summaries.atSignin(claims, token, subject));
     const { collectorsId } = accountClaimsFrom({
       accessToken: claims,
       userinfo: facts.userinfoClaims,

@@ -4,6 +4,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { applyRedirect } from '../http/apply-outcome';
 import { ROUTES, samePath } from '../shared/routes';
+import { normalizeLocale } from '../shared/locale';
+import type { LocalizedRequest } from '../locale/locale-path.middleware';
 import { TokenParamSignin, TokenTaking } from './token-param-signin';
 
 const PLACEHOLDER_ORIGIN = 'http://placeholder.invalid';
@@ -40,6 +42,17 @@ export function isTopLevelNavigation(headers: IncomingHttpHeaders): boolean {
   return true;
 }
 
+/**
+ * Whether a navigation comes from this site (Fetch Metadata `Sec-Fetch-Site`: same-origin or
+ * same-site). Issue 32 item 1: anything else (another site, a link opened from outside the browser,
+ * or a browser that does not say) may be someone else's link, so its `t` only offers a sign-in that
+ * the collector confirms, seeing the account (TokenParamSignin).
+ */
+export function isSameSite(headers: IncomingHttpHeaders): boolean {
+  const site = headers['sec-fetch-site'];
+  return site === 'same-origin' || site === 'same-site';
+}
+
 /** The logout landing, with or without a locale prefix (§2): on the way out, `t` signs nobody in. */
 const isSignoutPage = (path: string) => path.endsWith(ROUTES.logoutLanding);
 
@@ -69,12 +82,17 @@ export class TokenParamMiddleware implements NestMiddleware {
     const jar = this.cookies.read(req);
     const taking: TokenTaking = isSignoutPage(url.pathname)
       ? 'signout'
-      : isTopLevelNavigation(req.headers)
-        ? 'navigation'
-        : 'not-a-navigation';
+      : !isTopLevelNavigation(req.headers)
+        ? 'not-a-navigation'
+        : isSameSite(req.headers)
+          ? 'navigation'
+          : 'cross-site-navigation';
     const { referer } = req.headers;
     const userAgent = req.headers['user-agent'];
     const brand = url.searchParams.get('b');
+    const locale =
+      (req as Request & LocalizedRequest).pathLocale ??
+      normalizeLocale(url.searchParams.get('lang'));
     const outcome = await this.signin.take({
       token: t,
       target: samePath(url.pathname, url.search),
@@ -85,6 +103,7 @@ export class TokenParamMiddleware implements NestMiddleware {
       ...(brand ? { brandParam: brand } : {}),
       ...(referer ? { referer } : {}),
       ...(userAgent ? { userAgent } : {}),
+      ...(locale ? { locale } : {}),
     });
     applyRedirect(res, this.cookies, outcome);
   }

@@ -3,6 +3,7 @@ import { LegacyCookieMiddleware } from './legacy-cookie.middleware';
 import { TokenParamMiddleware } from './token-param.middleware';
 import { TokenParamSignin } from './token-param-signin';
 import { TokenVerifier } from './token-verifier';
+import { TokenSigninController } from './token-signin.controller';
 
 /**
  * Access tokens at the edge (§4 Token handling, §4 App start step 3): the verifier (JWKS, RS256,
@@ -13,6 +14,7 @@ import { TokenVerifier } from './token-verifier';
  */
 @Global()
 @Module({
+  controllers: [TokenSigninController],
   providers: [TokenVerifier, TokenParamSignin, LegacyCookieMiddleware, TokenParamMiddleware],
   exports: [TokenVerifier, LegacyCookieMiddleware, TokenParamMiddleware],
 })

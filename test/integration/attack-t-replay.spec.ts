@@ -1,5 +1,5 @@
 import { Browser } from '../support/browser';
-import { NavigatingBrowser } from '../support/navigating-browser';
+import { NAVIGATION_HEADERS, NavigatingBrowser } from '../support/navigating-browser';
 import { jarCookie, locationOf, signInVia } from '../support/signin-journey';
 import { RunningRedis, startRedis } from '../support/redis-server';
 import { TestApp, startTestApp } from '../support/test-app';
@@ -19,7 +19,8 @@ async function brandToken(t: TestApp): Promise<{ token: string; browser: Browser
 
 /** A fresh browser follows a link with `t`: whether it ends up with a session. */
 async function signsIn(t: TestApp, token: string): Promise<boolean> {
-  const fresh = new NavigatingBrowser();
+  // A same-site navigation: a cross-site one only offers a sign-in (attack-t-login-csrf.spec).
+  const fresh = new NavigatingBrowser({ ...NAVIGATION_HEADERS, 'sec-fetch-site': 'same-site' });
   await fresh.get(`${t.url}/collection?t=${encodeURIComponent(token)}`);
   return (await jarCookie(fresh, t.url, 'sessionId')) !== undefined;
 }

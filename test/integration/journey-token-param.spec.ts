@@ -4,7 +4,7 @@ import { SigningKeys } from '../../src/idp/provider/signing-keys';
 import type { SessionStore } from '../../src/session/session-store';
 import { Sessions } from '../../src/session/sessions';
 import type { Browser, BrowserResponse } from '../support/browser';
-import { NavigatingBrowser } from '../support/navigating-browser';
+import { NAVIGATION_HEADERS, NavigatingBrowser } from '../support/navigating-browser';
 import {
   cookieAttributes,
   jarCookie,
@@ -26,7 +26,13 @@ const LONG = 90_000;
 const WARN = 40; // pino's level number for warn
 
 /** A collector's browser: Fetch Metadata of a top-level navigation on every page visit. */
-const newBrowser = () => new NavigatingBrowser();
+/**
+ * A browser whose navigations come from this site (Sec-Fetch-Site: same-site, a brand on the same
+ * site): its `t` signs in at once. From another site a `t` only offers the sign-in
+ * (attack-t-login-csrf.spec, issue 32 item 1).
+ */
+const newBrowser = () =>
+  new NavigatingBrowser({ ...NAVIGATION_HEADERS, 'sec-fetch-site': 'same-site' });
 
 /** Signs `email` in through /signin?b=psa; returns the jar and the `t` PSA received. */
 async function brandToken(
@@ -234,12 +240,13 @@ describe('`t` on a page signs in (issue 14 item 7)', () => {
   );
 
   it(
-    'a browser that sends no Fetch Metadata is taken at its word; the logout landing never signs in',
+    'a browser that sends no Fetch Metadata is offered the sign-in, as from another site (issue 32 item 1); the logout landing never signs in',
     async () => {
       const { token } = await brandToken(t);
       const plain = new NavigatingBrowser({});
       const res = await plain.get(`${t.url}/collection?t=${encodeURIComponent(token)}`);
-      expect(written(res)).toEqual(['sessionBinding', 'sessionId']);
+      expect(written(res)).toEqual(['signinBinding']);
+      expect(res.headers.get('location')).toMatch(/^\/signin\/continue\?k=/);
 
       const leaving = newBrowser();
       const out = await leaving.get(`${t.url}/handlelogoutredirect?t=${encodeURIComponent(token)}`);

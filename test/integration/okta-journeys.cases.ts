@@ -121,11 +121,23 @@ export function oktaJourneys(runtime: () => Runtime): void {
         CollectorsId: '4242',
       });
 
+      // The brand sends the collector back from its own site: a cross-site navigation, so the
+      // account is named and the collector confirms it (issue 32 item 1).
       const fresh = stack.browser();
-      const back = await fresh.request(`${stack.url}/collection?t=${t}`, { headers: NAVIGATION });
+      const back = await fresh.request(`${stack.url}/collection?t=${t}`, {
+        headers: { ...NAVIGATION, 'sec-fetch-site': 'cross-site' },
+      });
       expect(back.status).toBe(302);
-      expect(where(back).href).toBe(`${stack.url}/collection`);
-      expect(back.headers.getSetCookie().join('\n')).toMatch(/^sessionId=/m);
+      expect(where(back).pathname).toBe('/signin/continue');
+      const offer = await fresh.get(where(back).href);
+      expect(pageText(offer.body)).toContain('Continue as p•••@example.com');
+      const confirm = /href="([^"]*confirm=1[^"]*)"/.exec(offer.body)?.[1]?.replace(/&amp;/g, '&');
+      const done = await fresh.request(new URL(confirm ?? '', stack.url).href, {
+        headers: { ...NAVIGATION, 'sec-fetch-site': 'same-origin' },
+      });
+      expect(done.status).toBe(302);
+      expect(where(done).href).toBe(`${stack.url}/collection`);
+      expect(done.headers.getSetCookie().join('\n')).toMatch(/^sessionId=/m);
       const status = await accountStatusOf(stack, fresh);
       expect(status.body).toMatchObject({
         result: { data: { isSignedIn: true, collectorsId: 4242 } },

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
-import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express';
-import express from 'express';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { strictHttpAdapter } from './http/strict-http-adapter';
 import type { Logger } from 'pino';
 import { AppModule, AppModuleOptions } from './app.module';
 import { requestBodies } from './http/request-bodies';
@@ -58,21 +58,6 @@ function logConfigWarnings(logger: Logger, config: AppConfig): void {
   for (const { key, message } of config.warnings) {
     logger.warn({ context: 'Configuration', key }, `${key}: ${message}`);
   }
-}
-
-/**
- * Issue 32 item 3: a path is the route it names and nothing else. Express matches routes ignoring
- * case and a trailing slash by default, so /SIGNIN and /signin/ reached /signin while every rule keyed
- * on the path (rate limits, metrics labels, an ingress rule written for /metrics) saw another path:
- * 80 password posts to /IDP/SIGNIN/<uid> met no limit. Case-sensitive, strict routing makes every
- * variant a 404. Express reads both settings once, when it makes its router, which Nest's adapter does
- * as it is built: so the Express instance is made here, set first, and handed to it.
- */
-export function strictHttpAdapter(): ExpressAdapter {
-  const instance = express();
-  instance.set('case sensitive routing', true);
-  instance.set('strict routing', true);
-  return new ExpressAdapter(instance);
 }
 
 /** Body parsers are set up in configureApp, not by Nest's defaults. */

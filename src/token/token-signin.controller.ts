@@ -6,6 +6,7 @@ import { applyRedirect } from '../http/apply-outcome';
 import { HANDOFF_HEADERS } from '../http/outcome';
 import type { LocalizedRequest } from '../locale/locale-path.middleware';
 import { PageRenderer } from '../render/page-renderer';
+import { RateLimited } from '../rate-limit/rate-limit.guard';
 import { sendPage } from '../render/send-page';
 import { DEFAULT_LOCALE, normalizeLocale } from '../shared/locale';
 import { ROUTES, servicePath } from '../shared/routes';
@@ -20,6 +21,7 @@ import { TokenParamSignin } from './token-param-signin';
  * so another site cannot click it for the collector.
  */
 @Controller()
+@RateLimited()
 export class TokenSigninController {
   constructor(
     private readonly signin: TokenParamSignin,

@@ -192,15 +192,11 @@ describe('UNAUTHORIZED without a session (§8), except log.signinEvent', () => {
       });
     });
 
-    it('log.signinEvent is never UNAUTHORIZED (§8’s exception): recorded without a subject', async () => {
+    it('log.signinEvent is never UNAUTHORIZED (§8’s exception): without a live session it records nothing (issue 32 item 4)', async () => {
       const before = t.logs.lines.length;
-      await expect(as().log.signinEvent({ b: 'powerpacks' })).resolves.toEqual({ recorded: true });
+      await expect(as().log.signinEvent({ b: 'powerpacks' })).resolves.toEqual({ recorded: false });
       const lines = t.logs.records.slice(before).filter((r) => r.event === 'signin');
-      expect(lines).toEqual([
-        expect.objectContaining({ brand: 'powerpacks', how: 'session', sourceSite: 'OTHER' }),
-      ]);
-      expect(lines[0]).not.toHaveProperty('sub');
-      expect(lines[0]).not.toHaveProperty('collectorsId');
+      expect(lines).toEqual([]);
     });
 
     it('log.clientError and cookie.setCookie need no session', async () => {

@@ -17,7 +17,7 @@ import { SessionEnding } from '../session/session-ending';
 import { HandedTokens } from '../session/handed-tokens';
 import { LiveSessions } from '../session/live-sessions';
 import { randomKey } from '../session/one-time-store';
-import { CreateOptions, SessionRecord, Sessions } from '../session/sessions';
+import { SessionRecord, Sessions } from '../session/sessions';
 import { DEFAULT_LOCALE } from '../shared/locale';
 import { ROUTES, servicePath } from '../shared/routes';
 import { ATTRIBUTES, SPANS, activeTracer } from '../tracing';
@@ -277,7 +277,7 @@ export class SigninService {
         );
       case 'brand': {
         const sessionId = decision.createSession
-          ? await this.newSession(journey, current, { handedToBrand: true })
+          ? await this.newSession(journey, current)
           : undefined;
         // Issue 31 item 4: a refresh token a session here also holds is never handed to a brand.
         // Refresh tokens rotate, so whichever side refreshed first would sign the other out. The
@@ -423,15 +423,13 @@ export class SigninService {
   /**
    * §4 step 5: a fresh session id for every after-login, signed in already or not. It joins the
    * family of the sign-in and is bound to this browser, so the `si` a brand receives names a
-   * session but signs nobody in here (issue 14 item 4). The browser's earlier session stays: it is
-   * the session of the brand that received it, listed on the sessions page, until this sign-in hands
-   * the same brand a newer one (Sessions.supersede).
+   * session but signs nobody in here (issue 14 item 4). The browser's earlier session of another
+   * brand stays (it is the session that brand received, listed on the sessions page); one of the
+   * same brand is replaced (Sessions.supersede).
    */
-  private newSession(
-    journey: JourneyContext,
-    current: Current,
-    options: CreateOptions = {},
-  ): Promise<string> {
+  private newSession(journey: JourneyContext, current: Current): Promise<string> {
+    // Issue 32 item 5: one session per brand of a sign-in: a repeated hop replaces the earlier one,
+    // which §4 step 5 allows (a fresh id every after-login; nothing asks to keep the old one).
     return this.sessions.create(
       {
         ...current.record,
@@ -439,7 +437,7 @@ export class SigninService {
         bindingHash: bindingHashOf(current.binding),
       },
       Date.now(),
-      options,
+      { supersede: true },
     );
   }
 }

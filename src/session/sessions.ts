@@ -98,10 +98,12 @@ export interface SessionRecord {
 
 export interface CreateOptions {
   /**
-   * The session's id goes to its brand as `si` (§4 step 6): it supersedes the one this sign-in handed
-   * to the same brand before (Sessions.supersede).
+   * The session replaces the one this sign-in made for the same brand before (Sessions.supersede):
+   * a browser keeps one session per brand (issue 32 item 5). Every after-login passes it: a brand
+   * receives the newest id as `si` (§4 step 6), and a repeated hop to the same brand no longer piles
+   * up year-long sessions (one collector had reached 116).
    */
-  readonly handedToBrand?: boolean;
+  readonly supersede?: boolean;
 }
 
 /** One of a collector's sessions, as the session management page lists it. */
@@ -277,7 +279,7 @@ export class Sessions {
     };
     const key = this.key(id);
     const superseding =
-      options.handedToBrand && record.family
+      options.supersede && record.family
         ? await this.supersede(this.familyBrandKey(record.family, record.brand), indexes, handle)
         : [];
     await this.store.writeAll([

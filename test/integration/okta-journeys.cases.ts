@@ -273,37 +273,48 @@ export function oktaJourneys(runtime: () => Runtime): void {
   });
 
   describe('a revocation Okta did not take at sign-out (issue 31 item 3)', () => {
-    it('is retried from the durable queue once Okta answers, and the refresh token then stops working', async () => {
-      const { browser, landed } = await signInThroughOkta(stack, OKTA_USERS.plain, 'b=psa');
-      const rt = where(landed).searchParams.get('rt') ?? '';
-      await stack.fault('down');
-      try {
-        const out = await browser.get(`${stack.url}/logout/collectorsid?b=collectors`);
-        // The session ends here whatever Okta says; the browser is on its way to Okta's logout.
-        expect(out.status).toBe(302);
-        expect((await accountStatusOf(stack, browser)).body).toMatchObject({
-          result: { data: { isSignedIn: false } },
-        });
-        await eventually('the revocation is queued', () =>
-          Promise.resolve(stack.app.logs().some((l) => l.event === 'revocation-queued')),
+    const logged = (event: string) => stack.app.logs().filter((l) => l.event === event).length;
+
+    it.each([
+      ['down', undefined],
+      ['503', '/oauth2/default/v1/revoke'],
+      ['hang', '/oauth2/default/v1/revoke'],
+    ] as const)(
+      'Okta %s: retried from the durable queue once Okta answers, and the refresh token then stops working',
+      async (mode, path) => {
+        const { browser, landed } = await signInThroughOkta(stack, OKTA_USERS.plain, 'b=psa');
+        const rt = where(landed).searchParams.get('rt') ?? '';
+        const [queued, retried] = [logged('revocation-queued'), logged('revocation-retried')];
+        await stack.fault(mode, path);
+        try {
+          const out = await browser.get(`${stack.url}/logout/collectorsid?b=collectors`);
+          // The session ends here whatever Okta says; the browser is on its way to Okta's logout.
+          expect(out.status).toBe(302);
+          expect((await accountStatusOf(stack, browser)).body).toMatchObject({
+            result: { data: { isSignedIn: false } },
+          });
+          await eventually('the revocation is queued', () =>
+            Promise.resolve(logged('revocation-queued') > queued),
+          );
+        } finally {
+          await stack.fault('none');
+        }
+        await eventually('the queued revocation is done', () =>
+          Promise.resolve(logged('revocation-retried') > retried),
         );
-      } finally {
-        await stack.fault('none');
-      }
-      await eventually('the queued revocation is done', () =>
-        Promise.resolve(stack.app.logs().some((l) => l.event === 'revocation-retried')),
-      );
-      const refresh = await trustingFetch(`${stack.idp.issuer}/v1/token`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: basicAuth(SERVICE_CLIENT.clientId, SERVICE_CLIENT.clientSecret),
-        },
-        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: rt }).toString(),
-      });
-      expect(refresh.status).toBe(400);
-      expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
-    }, 30_000);
+        const refresh = await trustingFetch(`${stack.idp.issuer}/v1/token`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            authorization: basicAuth(SERVICE_CLIENT.clientId, SERVICE_CLIENT.clientSecret),
+          },
+          body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: rt }).toString(),
+        });
+        expect(refresh.status).toBe(400);
+        expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
+      },
+      30_000,
+    );
   });
 
   /** Okta's end-session confirmation, submitted as its page's script does, then on to the landing. */
@@ -350,20 +361,23 @@ export function oktaJourneys(runtime: () => Runtime): void {
       30_000,
     );
 
-    it('Okta’s userinfo failing at the landing is an outage too', async () => {
-      const browser = stack.browser();
-      const start = await browser.get(`${stack.url}/signin?b=psa`);
-      const landing = await throughOkta(browser, start, OKTA_USERS.plain);
-      await stack.fault('503', '/oauth2/default/v1/userinfo');
-      let page: BrowserResponse;
-      try {
-        page = await browser.request(landing.href, { headers: { accept: 'text/html' } });
-      } finally {
-        await stack.fault('none');
-      }
-      expect(page.status).toBe(502);
-      expect(pageText(page.body)).toContain('Error code: OktaError');
-    });
+    it.each(['503', 'hang'] as const)(
+      'Okta’s userinfo %s at the landing is an outage too',
+      async (mode) => {
+        const browser = stack.browser();
+        const start = await browser.get(`${stack.url}/signin?b=psa`);
+        const landing = await throughOkta(browser, start, OKTA_USERS.plain);
+        await stack.fault(mode, '/oauth2/default/v1/userinfo');
+        let page: BrowserResponse;
+        try {
+          page = await browser.request(landing.href, { headers: { accept: 'text/html' } });
+        } finally {
+          await stack.fault('none');
+        }
+        expect(page.status).toBe(502);
+        expect(pageText(page.body)).toContain('Error code: OktaError');
+      },
+    );
   });
 
   describe('readiness and health during an outage (issue 31 item 3)', () => {

@@ -26,7 +26,14 @@ const common = {
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'json'],
   // The product loads oidc-provider with a real import() (src/idp/provider/load-oidc-provider.ts),
   // which Jest's vm context cannot run: specs get the same module through Jest's own loader.
-  moduleNameMapper: { '^\\./load-oidc-provider$': '<rootDir>/test/support/load-oidc-provider.ts' },
+  moduleNameMapper: {
+    '^\\./load-oidc-provider$': '<rootDir>/test/support/load-oidc-provider.ts',
+    // Issue 31 item 6 (scripts/test-on-node24.js): on Node 24 the native module comes from the build
+    // made for it; everything else is plain JavaScript and loads from node_modules as usual.
+    ...(process.env.SIGNON_NODE24_MODULES
+      ? { '^better-sqlite3$': `${process.env.SIGNON_NODE24_MODULES}/better-sqlite3` }
+      : {}),
+  },
 };
 module.exports = {
   // Issue 34 item 1: every core works (Jest's default leaves one idle, which on two cores ran the

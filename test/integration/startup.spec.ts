@@ -1,11 +1,13 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { freePort } from '../support/free-port';
+import { buildApp } from '../support/process-app';
 import { productionEnv, tempDataDir } from '../support/test-config';
 
 const ROOT = path.resolve(__dirname, '../..');
-const MAIN = path.join(ROOT, 'dist/src/main.js');
+/** main.js as `npm run build` compiles it: the run's one build (test/support/run-build.js). */
+let MAIN = '';
 
 /**
  * The services the running test started. One that a failed assertion left running is killed after
@@ -88,12 +90,8 @@ async function startProbed(pkg: string, env: Record<string, string> = {}) {
 }
 
 beforeAll(() => {
-  // Build exactly as `npm start` does.
-  execFileSync(
-    process.execPath,
-    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-    { cwd: ROOT, stdio: 'inherit' },
-  );
+  // Built exactly as `npm start` builds it (tsc -p tsconfig.build.json), once per test run.
+  MAIN = buildApp();
 }, 120_000);
 
 describe('start-up (npm start)', () => {

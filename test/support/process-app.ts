@@ -19,6 +19,10 @@ const BUILD_ENV = 'SIGNON_TEST_BUILD';
  * Returns the path of main.js; pass it to removeBuild when the suite ends.
  */
 export function buildApp(): string {
+  // On Node 24 (scripts/test-on-node24.js) the service runs as the image lays it out, with the
+  // node_modules built for Node 24 (test/support/run-build.js).
+  const image = process.env.SIGNON_TEST_NODE24_MAIN;
+  if (process.env.SIGNON_NODE24_MODULES && image && fs.existsSync(image)) return image;
   const shared = process.env[BUILD_ENV];
   if (shared && fs.existsSync(shared)) return shared;
   const outDir = path.join(ROOT, '.test-data', `build-${randomUUID()}`);
@@ -38,7 +42,7 @@ export function buildApp(): string {
 
 /** Removes a suite's own build; the run's shared one is removed by Jest's globalTeardown. */
 export function removeBuild(main: string): void {
-  if (main === process.env[BUILD_ENV]) return;
+  if (main === process.env[BUILD_ENV] || main === process.env.SIGNON_TEST_NODE24_MAIN) return;
   fs.rmSync(path.resolve(main, '../..'), { recursive: true, force: true });
 }
 

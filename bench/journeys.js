@@ -9,15 +9,15 @@
 // - Refresh grants: POST /oauth2/default/v1/token grant_type=refresh_token with this service's own
 //   client (client_secret_basic, as src/oidc does), each client using the newest refresh token (they
 //   rotate on every use).
-// - Signed-in brand hops: GET /signin?b=psa&r=... with a signed-in browser's cookies, one 302 to the
-//   brand.
+// - Signed-in brand hops: GET /signin?b=psa&r=... with a signed-in browser's cookies, then the
+//   brand's own grant (a silent authorization at the IdP, issue 31 item 4), to the brand.
 'use strict';
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { DEMO_PASSWORD, ROOT, startApp } = require('./harness');
-const { passwordSignIn, register, request } = require('./signin');
+const { atBrand, follow, passwordSignIn, register, request } = require('./signin');
 
 const CLIENTS = Number(process.env.BENCH_JOURNEY_CLIENTS ?? 8);
 const SECONDS = Number(process.env.BENCH_JOURNEY_SECONDS ?? 20);
@@ -250,7 +250,12 @@ async function main() {
     if (ONLY.includes('hops'))
       results.hops = await measure(app, SECONDS, async (worker) => {
         const { jar } = signedIn[worker];
-        const res = await request(jar, `${app.url}${BRAND_LINK}`);
+        // The hop, then the brand's own grant at the IdP (issue 31 item 4: one silent round trip).
+        const res = await follow(
+          jar,
+          await request(jar, `${app.url}${BRAND_LINK}`),
+          atBrand(app.url),
+        );
         if (res.status !== 302 || !/\/demo\/brand\/psa\?si=/.test(res.location ?? ''))
           throw new Error(`signed-in hop answered ${res.status} ${res.location}`);
       });

@@ -108,4 +108,4 @@ async function signIn(base, email, password) {
   return cookie;
 }
 
-module.exports = { passwordSignIn, register, request, signIn };
+module.exports = { atBrand, follow, passwordSignIn, register, request, signIn };

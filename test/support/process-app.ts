@@ -1,4 +1,4 @@
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -8,8 +8,11 @@ import { throughIdp } from './signin-journey';
 import { tempDataDir } from './test-config';
 
 const ROOT = path.resolve(__dirname, '../..');
-/** Set by test/support/run-build.js: the run's one build of the service. */
-const BUILD_ENV = 'SIGNON_TEST_BUILD';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the CommonJS module Jest's globalSetup also loads
+const { BUILD_ENV, compileService } = require('./run-build') as {
+  BUILD_ENV: string;
+  compileService: (outDir: string) => string;
+};
 
 /**
  * The service as `npm run build` compiles it: the run's one build (test/support/run-build.js, made by
@@ -25,19 +28,7 @@ export function buildApp(): string {
   if (process.env.SIGNON_NODE24_MODULES && image && fs.existsSync(image)) return image;
   const shared = process.env[BUILD_ENV];
   if (shared && fs.existsSync(shared)) return shared;
-  const outDir = path.join(ROOT, '.test-data', `build-${randomUUID()}`);
-  execFileSync(
-    process.execPath,
-    [
-      path.join(ROOT, 'node_modules/typescript/bin/tsc'),
-      '-p',
-      'tsconfig.build.json',
-      '--outDir',
-      outDir,
-    ],
-    { cwd: ROOT, stdio: 'inherit' },
-  );
-  return path.join(outDir, 'src/main.js');
+  return compileService(path.join(ROOT, '.test-data', `build-${randomUUID()}`));
 }
 
 /** Removes a suite's own build; the run's shared one is removed by Jest's globalTeardown. */

@@ -22,10 +22,8 @@ function needsBuild(globalConfig) {
 const NODE24_ENV = 'SIGNON_TEST_NODE24';
 const NODE24_MAIN_ENV = 'SIGNON_TEST_NODE24_MAIN';
 
-function build(globalConfig) {
-  if (!needsBuild(globalConfig)) return;
-  const run = `${process.pid}-${Date.now()}`;
-  const outDir = path.join(ROOT, '.test-data', `build-run-${run}`);
+/** Compiles the service as `npm run build` does, into `outDir`; returns its main.js. */
+function compileService(outDir) {
   execFileSync(
     process.execPath,
     [
@@ -37,7 +35,14 @@ function build(globalConfig) {
     ],
     { cwd: ROOT, stdio: 'inherit' },
   );
-  process.env[BUILD_ENV] = path.join(outDir, 'src/main.js');
+  return path.join(outDir, 'src/main.js');
+}
+
+function build(globalConfig) {
+  if (!needsBuild(globalConfig)) return;
+  const run = `${process.pid}-${Date.now()}`;
+  const outDir = path.join(ROOT, '.test-data', `build-run-${run}`);
+  process.env[BUILD_ENV] = compileService(outDir);
   node24Image(outDir, run);
 }
 
@@ -69,4 +74,4 @@ function remove() {
   if (image) fs.rmSync(path.resolve(image, '../../..'), { recursive: true, force: true });
 }
 
-module.exports = { build, remove, BUILD_ENV, NODE24_ENV, NODE24_MAIN_ENV };
+module.exports = { build, compileService, remove, BUILD_ENV, NODE24_ENV, NODE24_MAIN_ENV };

@@ -2,7 +2,7 @@
 // the hello reference, whose handlers do only the work the issues require of that scenario, written
 // by hand with nothing else around it (no metrics, no trace context, no Nest middleware, no input or
 // cookie validation, no error pages, no abstractions). What the product does on top of this is what
-// DESIGN.md and the issues ask for; so a ratio this server cannot reach, the product cannot either.
+// docs/design.md and the issues ask for; so a ratio this server cannot reach, the product cannot either.
 //
 // Every scenario reads the session as the issues now require it: the record under the HMAC of the
 // cookie's id, its tokens sealed with AES-256-GCM (issue 15 item 9) and opened, and the browser

@@ -1,5 +1,5 @@
 // The reference: a NestJS 11 + platform-express "hello" server, measured in the same run as the
-// product so that the printed ratios do not depend on the machine (STACK.md reference figures).
+// product so that the printed ratios do not depend on the machine (docs/design.md "Stack notes").
 'use strict';
 require('reflect-metadata');
 const { Controller, Get, Module } = require('@nestjs/common');

@@ -12,7 +12,7 @@
 // a busy 2-core VM, Chromium's process start-up, parsing and painting alone can take longer than the
 // target; a page cannot paint sooner than that floor, whatever the product does.
 //
-// A second reference is the same page with the headers DESIGN.md requires of every response
+// A second reference is the same page with the headers docs/design.md requires of every response
 // (helmet's defaults). One of them, `Cross-Origin-Opener-Policy: same-origin`, puts the page in a
 // browsing context group of its own, so Chromium commits it in a new renderer process instead of the
 // blank tab's: about 200-300 ms more here, measured. A collector arriving from a brand's site (another
@@ -100,7 +100,7 @@ const FLOOR_HTML =
   '</head><body><h1>Sign in to your account</h1><p>A minimal page: nothing to fetch, nothing to run.</p></body></html>';
 
 /**
- * helmet's default headers (DESIGN.md "Headers"), read as the service reads them
+ * helmet's default headers (docs/design.md "Headers"), read as the service reads them
  * (src/http/security-headers.ts; the bench builds dist/ first).
  */
 function requiredHeaders() {
@@ -260,7 +260,7 @@ async function main() {
         cookies: [],
       },
       {
-        name: "floor + DESIGN.md's headers (COOP)",
+        name: "floor + docs/design.md's headers (COOP)",
         status: 200,
         target: false,
         url: () => `${floor.url}with-required-headers`,

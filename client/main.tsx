@@ -1,5 +1,5 @@
 /**
- * The browser entry (DESIGN.md "Browser"): hydrates the server-rendered page from the data the
+ * The browser entry (docs/design.md "Browser"): hydrates the server-rendered page from the data the
  * server embedded, with the browser's services (API client, theme, consent, error reporting) in
  * context. Built by scripts/build-client.js, where React resolves to preact/compat.
  */

@@ -1,4 +1,4 @@
-// `npm run build:client`: the browser bundle (DESIGN.md "Browser"). esbuild bundles client/main.tsx
+// `npm run build:client`: the browser bundle (docs/design.md "Browser"). esbuild bundles client/main.tsx
 // and the stylesheets into content-hashed files under client/dist, with a manifest the server reads to
 // write the <script>, <style> and <link> tags. In the browser, React is preact/compat: the server
 // renders with React's renderToString and the client hydrates that markup with Preact, which keeps the

@@ -94,7 +94,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
       localePathPrefix(),
     ),
   );
-  // The embedded IdP answers everything under /oauth2/default and reads its own bodies (STACK.md).
+  // The embedded IdP answers everything under /oauth2/default and reads its own bodies (docs/design.md "Stack notes").
   if (config.idp.mode === 'embedded') app.get(EmbeddedIdp).mount(app);
   // Issue 18 item 1: each static file as its best precompressed copy (src/http/compression.ts).
   app.use(

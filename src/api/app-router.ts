@@ -16,7 +16,7 @@ import { router } from './trpc';
 
 /**
  * The account API (§7) as a plain @trpc/server router built inside Nest's dependency injection
- * (STACK.md: nestjs-trpc's generator cannot run here). Each domain builds its own router from the
+ * (docs/design.md "Stack notes": nestjs-trpc's generator cannot run here). Each domain builds its own router from the
  * dependencies it needs; this factory hands them over and merges the three. The browser client
  * takes its types from `AppRouter`, the type of `build()`.
  */

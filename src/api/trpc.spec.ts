@@ -70,7 +70,7 @@ async function outcome(call: Promise<unknown>): Promise<string> {
 const signedIn = { sessionId: SESSION_ID, session: RECORD };
 const signedOut = { sessionId: undefined, session: undefined };
 
-describe('protectedProcedure and protectedMutationProcedure (§8, DESIGN.md "CSRF")', () => {
+describe('protectedProcedure and protectedMutationProcedure (§8, docs/design.md "CSRF")', () => {
   // Order of checks: CSRF (mutations), then the input, then the session; a refused input never
   // reads the session (no refresh, no touch).
   const rows: {

@@ -29,7 +29,7 @@ export interface TrpcContext {
   readonly publicOrigin: string;
 }
 
-/** DESIGN.md "CSRF", draft-ietf-oauth-browser-based-apps §6.1.3.3. */
+/** docs/design.md "CSRF", draft-ietf-oauth-browser-based-apps §6.1.3.3. */
 export { CSRF_HEADER } from '../shared/api-wire';
 
 /**
@@ -54,7 +54,7 @@ function correlationIdOf(ctx: TrpcContext | undefined): string | undefined {
 
 const t = initTRPC.context<TrpcContext>().create({
   transformer: serverHexJsonTransformer,
-  // Stacks never leave the server, whatever NODE_ENV says (STACK.md).
+  // Stacks never leave the server, whatever NODE_ENV says (docs/design.md "Stack notes").
   isDev: false,
   errorFormatter: ({ shape, error, ctx }) => {
     const correlationId = correlationIdOf(ctx);
@@ -108,11 +108,11 @@ export function queryWithoutInput<TOutput>(
   });
 }
 
-/** Calls the router without HTTP, given a context (tests of the rules, STYLE.md). */
+/** Calls the router without HTTP, given a context (tests of the rules, docs/design.md "Style"). */
 export const createCallerFactory = t.createCallerFactory;
 
 /**
- * DESIGN.md "CSRF": mutations need the static custom header (a cross-site form cannot add one, and
+ * docs/design.md "CSRF": mutations need the static custom header (a cross-site form cannot add one, and
  * a cross-site fetch that adds one is stopped by the CORS preflight) and, when the browser sends
  * one, a same-origin Origin. It runs before anything else of a mutation: input, session, effect.
  */
@@ -164,7 +164,7 @@ export const protectedProcedure = {
     publicProcedure.input(schema).use(requireLiveSession),
 };
 
-/** protectedProcedure for mutations: the CSRF check (DESIGN.md "CSRF") comes first. */
+/** protectedProcedure for mutations: the CSRF check (docs/design.md "CSRF") comes first. */
 export const protectedMutationProcedure = {
   input: <TSchema extends z.ZodType>(schema: TSchema) =>
     mutationProcedure.input(schema).use(requireLiveSession),

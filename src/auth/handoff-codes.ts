@@ -15,7 +15,7 @@ export interface Handoff {
 }
 
 /**
- * One-time handoff codes (DESIGN.md flow 3): instead of tokens in the URL, a mobile app (or a web brand
+ * One-time handoff codes (docs/design.md flow 3): instead of tokens in the URL, a mobile app (or a web brand
  * that opted in) receives a code that its back end exchanges server-to-server for the tokens
  * (RFC 9700 §4.3.2: no access tokens in query strings). Stored by hash; taken atomically.
  */

@@ -62,7 +62,7 @@ interface Current {
 }
 
 /**
- * The sign-in journey (DESIGN.md flows 1-3), from the brand's link to the brand's landing: start at
+ * The sign-in journey (docs/design.md flows 1-3), from the brand's link to the brand's landing: start at
  * the IdP or reuse a session, land, and apply the after-login decision. Each step returns an outcome
  * (where to go, which cookies, which headers) that the controller applies.
  */
@@ -118,7 +118,7 @@ export class SigninService {
   }
 
   /**
-   * Code flow with PKCE S256, state and nonce (§4, DESIGN.md flow 1). A trip for a pending step names
+   * Code flow with PKCE S256, state and nonce (§4, docs/design.md flow 1). A trip for a pending step names
    * it in `pending_step` (src/shared/pending-step.ts) and never asks for prompt=login: a collector the
    * IdP knows is not asked for their password again (issue 14 item 5).
    */

@@ -3,7 +3,7 @@ import { SERVICE_NAMES, isDeveloperEnv } from '../shared/environment';
 import { BRANDS } from '../shared/brand';
 
 /**
- * The one redirect policy (§5, DESIGN.md "One redirect policy", RFC 9700 §4.11).
+ * The one redirect policy (§5, docs/design.md "One redirect policy", RFC 9700 §4.11).
  *
  * Every Location header built from a caller-supplied URL (r, fr, the auction brand's state, brand
  * redirect URLs, post-logout targets) must come from `checkRedirectUrl`. Position taken where

@@ -132,7 +132,7 @@ export interface AppConfig {
    * no PKCE, prompt none). In local and dev with the embedded IdP every web redirect brand has one.
    */
   readonly brandClients: Partial<Record<Brand, ClientCredentials>>;
-  /** DESIGN.md "Brute force": requests per client address and window. */
+  /** docs/design.md "Brute force": requests per client address and window. */
   readonly rateLimit: {
     readonly credentialPosts: RateLimit;
     readonly signinPerAddress: RateLimit;

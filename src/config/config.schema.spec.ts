@@ -296,7 +296,7 @@ describe('IDP_AUDIENCE (issue 31 item 1: a custom authorization server names its
   });
 });
 
-describe('rate limits (DESIGN.md "Brute force", §8 client error reports)', () => {
+describe('rate limits (docs/design.md "Brute force", §8 client error reports)', () => {
   it.each([
     ['no variable', {}, { limit: 120, windowSeconds: 60 }, { limit: 120, windowSeconds: 60 }],
     [

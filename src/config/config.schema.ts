@@ -184,7 +184,7 @@ function describe(error: z.ZodError): string {
 /**
  * Parses the environment once. Every problem is collected before failing, so an operator fixes them all
  * in one go; what the service can run with anyway comes back in `warnings`. qa and prod get no
- * defaults for secrets, addresses or the IdP (DESIGN.md "Configuration").
+ * defaults for secrets, addresses or the IdP (docs/design.md "Configuration").
  */
 export function parseConfig(raw: RawEnv): AppConfig {
   const problems: ConfigProblem[] = [];

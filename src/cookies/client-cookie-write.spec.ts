@@ -14,7 +14,7 @@ const untyped = (write: Record<string, unknown>) => write as unknown as ClientCo
 describe(clientCookieWrite.name, () => {
   describe('§5 Cookie writes reject invalid names, values, domain, path and expires', () => {
     const rejected: [string, ClientCookieWrite, { secure: boolean }, string][] = [
-      // Names: the allowlist of non-credential cookies (§7, DESIGN.md "Every write is validated").
+      // Names: the allowlist of non-credential cookies (§7, docs/design.md "Every write is validated").
       [
         'a credential cookie’s name',
         untyped({ cookieName: 'sessionId', value: 'x' }),

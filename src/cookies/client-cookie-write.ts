@@ -27,7 +27,7 @@ export type ClientCookieWriteOutcome =
 
 /**
  * §7 cookie.setCookie, §5 "Cookie writes reject invalid names, values, domain, path and expires":
- * a page may write only the non-credential cookies of the allowlist (DESIGN.md "Every write is
+ * a page may write only the non-credential cookies of the allowlist (docs/design.md "Every write is
  * validated"). Fields it leaves out take the cookie's policy (§9); every field is validated, and the
  * value must be one the policy allows (theme: light or dark).
  */

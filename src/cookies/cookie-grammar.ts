@@ -1,5 +1,5 @@
 /**
- * The character classes of RFC 6265 §4.1.1, written as allowlists (DESIGN.md "Every write is
+ * The character classes of RFC 6265 §4.1.1, written as allowlists (docs/design.md "Every write is
  * validated", ASVS 5.0 2.2.1 positive validation). Shared by the writer, the reader and the legacy
  * unwrapper so that all three agree on what a cookie name and a cookie value may hold.
  */

@@ -1,13 +1,13 @@
 /**
  * Every cookie this service writes, as one typed table keyed by cookie name (§3 "Cookies", §9,
- * STYLE.md "Cookies … are data"). Nothing else in the code base picks cookie attributes: writers
+ * docs/design.md "Style" "Cookies … are data"). Nothing else in the code base picks cookie attributes: writers
  * call `cookieOptionsFor(name, { secure })` and pass the result to `validateCookieWrite`.
  *
  * Positions taken against the cookie guidance in security-anchors.md §2-§3:
  * - SameSite is Lax, not the Strict that draft-ietf-oauth-browser-based-apps §6.1.3.2 suggests
  *   (SHOULD): §4 App start and §9 require Lax, and collectors arrive at /signin by a top-level
  *   navigation from a brand site, on which a Strict cookie would not be sent and they would look
- *   signed out. CSRF is covered by the tRPC custom header and Origin check (DESIGN.md "CSRF").
+ *   signed out. CSRF is covered by the tRPC custom header and Origin check (docs/design.md "CSRF").
  * - No `__Host-` prefix (ASVS 5.0 3.3.1/3.3.3): the names are fixed by §3 and by the legacy cookies
  *   already in browsers (§4 Token handling), and the prefix demands Secure, which §9 drops on
  *   localhost. DEBT: a `__Host-` rename needs a migration that reads both names.
@@ -68,7 +68,7 @@ export interface CookiePolicy {
   readonly httpOnly: boolean;
   /** §9 "secure except on localhost": the flag itself comes from `secureFor(publicUrl)`. */
   readonly secure: 'except-localhost';
-  /** Holds a token or a session reference. Never client-settable (DESIGN.md "Every write is validated"). */
+  /** Holds a token or a session reference. Never client-settable (docs/design.md "Every write is validated"). */
   readonly credential: boolean;
   /** When present, the only values the cookie may hold. */
   readonly allowedValues?: readonly string[];
@@ -170,7 +170,7 @@ export function wireCookieName(name: CookieName, deployment: { readonly secure: 
 export const TOKEN_COOKIES = ['accessToken', 'refreshToken', 'sessionId'] as const;
 export type TokenCookieName = (typeof TOKEN_COOKIES)[number];
 
-/** §7 cookie.setCookie may write only these (DESIGN.md: "an allowlist of non-credential cookie names"). */
+/** §7 cookie.setCookie may write only these (docs/design.md: "an allowlist of non-credential cookie names"). */
 export const CLIENT_SETTABLE_COOKIES = ['theme', 'QTM_SID', 'QTM_UID'] as const;
 export type ClientSettableCookieName = (typeof CLIENT_SETTABLE_COOKIES)[number];
 

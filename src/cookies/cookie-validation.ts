@@ -10,7 +10,7 @@ import {
 } from './cookie-policy';
 
 /**
- * §5 Cookie writes, DESIGN.md "Every write is validated": one function checks a cookie write and,
+ * §5 Cookie writes, docs/design.md "Every write is validated": one function checks a cookie write and,
  * only when every field is acceptable, returns the Set-Cookie header for it. All problems are
  * reported at once, each naming its field, so a 400 can say what to fix. Messages never echo the
  * input: values are tokens and rejected writes are logged (ASVS 5.0 16.2.5).

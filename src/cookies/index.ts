@@ -1,4 +1,4 @@
-// The public surface of the cookie layer (STYLE.md: index.ts is the only public surface).
+// The public surface of the cookie layer (docs/design.md "Style": index.ts is the only public surface).
 export * from './cookie-policy';
 export * from './cookie-validation';
 export * from './cookie-header';

@@ -16,7 +16,7 @@ export function applyCookies(
 }
 
 /**
- * The one writer of a Location header for an outcome (DESIGN.md "One redirect policy"): its type
+ * The one writer of a Location header for an outcome (docs/design.md "One redirect policy"): its type
  * admits only a SafeRedirectUrl, a path of this service or the IdP's endpoint. Cookies first, then
  * headers, then a bare 302: Express's res.redirect would also negotiate and write an HTML/text body
  * that no browser shows, on the busiest route of the service. Redirects are never cached.

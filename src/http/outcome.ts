@@ -4,7 +4,7 @@ import type { IdpUrl } from '../oidc/oidc-client';
 import type { ServicePath } from '../shared/routes';
 
 /**
- * What a service decides, for a controller to apply (STYLE.md: controllers speak HTTP, services
+ * What a service decides, for a controller to apply (docs/design.md "Style": controllers speak HTTP, services
  * return outcomes). Nothing here imports express: src/http/apply-outcome.ts is the one place that
  * turns an outcome into a response.
  */

@@ -42,7 +42,7 @@ describe(securityHeaders.name, () => {
     expect(actual).toEqual(expected);
   });
 
-  it('the production headers include the ones DESIGN.md relies on', async () => {
+  it('the production headers include the ones docs/design.md relies on', async () => {
     const headers = await headersWith(
       securityHeaders({ hsts: { maxAge: 31_536_000 }, referrerPolicy: { policy: 'no-referrer' } }),
     );

@@ -38,7 +38,7 @@ export function helmetHeaders(options: HelmetOptions): ReadonlyArray<[string, He
 }
 
 /**
- * Helmet's security headers on every answer (DESIGN.md "Headers"), set from the list computed at
+ * Helmet's security headers on every answer (docs/design.md "Headers"), set from the list computed at
  * start. Helmet itself runs eleven nested middlewares per request to set the same eleven headers;
  * this sets them in one loop (issue 18 item 2: the middleware every request pays).
  */

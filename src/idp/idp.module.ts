@@ -28,7 +28,7 @@ export const IDP_DATABASE = Symbol('IDP_DATABASE');
 
 /**
  * The IdP's own SQLite file: its user directory (accounts, factors, the one-time codes sent to them
- * and the demo outbox), as DESIGN.md has it. What the provider issues per sign-in (sessions,
+ * and the demo outbox), as docs/design.md has it. What the provider issues per sign-in (sessions,
  * interactions, codes, grants, tokens, flow progress) and its keys live in its state store
  * (idp-state-store.ts: Redis when several instances run).
  */

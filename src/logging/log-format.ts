@@ -74,7 +74,7 @@ export function serializeResponse(res: ServerResponse): Record<string, unknown> 
 /**
  * The root logger's settings: JSON lines, the process and environment bound once, and the
  * serializers above for every line that logs a `req` or `res`, so secrets never reach a line
- * (DESIGN.md "Tokens stay secret"). Serializers rather than pino's `redact` paths, which would cost a
+ * (docs/design.md "Tokens stay secret"). Serializers rather than pino's `redact` paths, which would cost a
  * compiled pass over every line for the same result.
  */
 export function rootLoggerOptions(config: AppConfig): LoggerOptions {

@@ -1,5 +1,5 @@
 /**
- * What never reaches a log line (DESIGN.md "Tokens stay secret", ASVS 5.0 16.2.5): credentials in
+ * What never reaches a log line (docs/design.md "Tokens stay secret", ASVS 5.0 16.2.5): credentials in
  * headers, and the query values that carry tokens, codes, state or session ids.
  */
 export const SENSITIVE_QUERY_KEYS: ReadonlySet<string> = new Set([

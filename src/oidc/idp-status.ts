@@ -18,7 +18,7 @@ export interface IdpState {
 }
 
 /**
- * Whether the IdP answers, as this instance sees it (issue 31 item 3, DESIGN "Real components").
+ * Whether the IdP answers, as this instance sees it (issue 31 item 3, docs/design.md "Real components").
  * Readiness reports only what replacing this instance could fix; an IdP outage is the same for every
  * instance, and taking them all out of the balancer would swap this service's own 502 page for the
  * ingress's bare 503. So it is shown instead:

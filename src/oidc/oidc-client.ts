@@ -92,7 +92,7 @@ export interface TokenResult extends TokenSet {
 }
 
 /**
- * The one place that speaks OpenID Connect to the IdP (STYLE.md: third-party calls behind one
+ * The one place that speaks OpenID Connect to the IdP (docs/design.md "Style": third-party calls behind one
  * adapter). It works with any issuer: the embedded one in local and dev, Okta in qa and prod.
  * Discovery is lazy (the embedded IdP answers only once the server listens) and cached per client.
  */

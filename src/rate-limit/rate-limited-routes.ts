@@ -1,7 +1,7 @@
 import { ROUTES, type RouteName } from '../shared/routes';
 
 /**
- * Which requests are rate limited, and in which group, as data (DESIGN.md "Brute force", issue 4
+ * Which requests are rate limited, and in which group, as data (docs/design.md "Brute force", issue 4
  * item 10): the credential steps of the embedded IdP, and the sign-in entry with its landings.
  */
 export type RateLimitGroup = 'credentials' | 'signin';

@@ -3,7 +3,7 @@ import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-st
 import type { SessionStore } from '../session/session-store';
 
 /**
- * @nestjs/throttler's counters kept in the session store (DESIGN.md "Brute force"): with Redis, every
+ * @nestjs/throttler's counters kept in the session store (docs/design.md "Brute force"): with Redis, every
  * instance counts against the same limit. One store call per request: past the limit, the caller stays
  * blocked until its window ends (the configured block duration equals the window).
  */

@@ -1,5 +1,5 @@
 /**
- * The Content-Security-Policy of a hydrated page (DESIGN.md "Headers"): scripts only from this origin
+ * The Content-Security-Policy of a hydrated page (docs/design.md "Headers"): scripts only from this origin
  * and only with this response's nonce; styles from this origin (no inline style attributes: views
  * use classes); no plugins, no framing, no <base>, forms only to this origin.
  */

@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { FramedPage } from './render-page';
 
 /**
- * The one way a page is sent: HTML, never cached (issue 3, DESIGN.md: personalised pages), under the
+ * The one way a page is sent: HTML, never cached (issue 3, docs/design.md: personalised pages), under the
  * policy its nonce needs.
  *
  * Written with Node's own calls rather than Express's `res.set().send()`: for a page, `send` parses

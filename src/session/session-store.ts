@@ -1,6 +1,6 @@
 /**
  * The port for shared, short-lived server state: sessions, one-time handoff codes, OIDC login state,
- * rate-limit counters and single-flight locks (DESIGN.md "Storage"). Two adapters implement it,
+ * rate-limit counters and single-flight locks (docs/design.md "Storage"). Two adapters implement it,
  * SQLite (default, one instance) and Redis (several instances: one node, Sentinel or Cluster), and
  * both pass one contract suite (session-store.contract.ts), Redis on each topology. Every operation
  * names one key (writeAll is a list of such operations, which Redis makes one by one), which keeps

@@ -39,7 +39,7 @@ const SESSION_PROVIDERS = [
 ];
 
 /**
- * Server-side state (DESIGN.md "Storage"): the store port with its configured adapter, the session
+ * Server-side state (docs/design.md "Storage"): the store port with its configured adapter, the session
  * records, live sessions (read with their refresh), session ending, and the account facts kept
  * beside them. Global: nearly every module reads who is signed in.
  */

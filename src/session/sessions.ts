@@ -146,7 +146,7 @@ export function sessionTtlSeconds(tokens: TokenSet, now = Date.now()): number {
 }
 
 /**
- * Server-side sessions on the session store (§4 step 5, DESIGN.md flow 2). The id the browser holds
+ * Server-side sessions on the session store (§4 step 5, docs/design.md flow 2). The id the browser holds
  * (`si`, the sessionId cookie) is never stored: records are keyed by its HMAC under SESSION_SECRET,
  * so a copy of the store yields no usable session id.
  */

@@ -53,7 +53,7 @@ interface Counter {
  * never block the writer. better-sqlite3 is synchronous; each call is one short statement, and the
  * multi-step ones run in a transaction so they are atomic.
  *
- * One process owns the file (several instances share state through Redis instead, DESIGN.md
+ * One process owns the file (several instances share state through Redis instead, docs/design.md
  * "Storage"), which allows two shortcuts on the hot path of every signed-in request:
  * - reads (values and set listings) are served from a bounded in-memory copy that every write goes
  *   through once it has committed, so a session lookup does not touch the file; writes still reach

@@ -30,7 +30,7 @@ function hasExpired(tokens: TokenSet, nowSeconds = Date.now() / 1000): boolean {
  * §4 Token handling: an expired or unreadable access token is replaced using the refresh token; with
  * none, or when the IdP refuses it, there are no tokens (the collector is signed out), never a 500.
  *
- * Single flight (DESIGN.md flow 5): concurrent requests of one session refresh once. In this process a
+ * Single flight (docs/design.md flow 5): concurrent requests of one session refresh once. In this process a
  * shared promise does it; across instances a lock in the session store does, and the other instances
  * wait for the session record to change. Refresh tokens rotate, so a second refresh with the same
  * token would be refused by the IdP and, by reuse detection, revoke the new one.

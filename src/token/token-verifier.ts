@@ -66,7 +66,7 @@ export function isAccessTokenType(typ: unknown): boolean {
 export const NOT_ACCESS_TOKEN_CLAIMS = ['nonce', 'at_hash', 'c_hash', 'events'] as const;
 
 /**
- * Verifies access tokens before any use (§5, DESIGN.md flow 5, ASVS 5.0 9.1-9.2): the compact shape
+ * Verifies access tokens before any use (§5, docs/design.md flow 5, ASVS 5.0 9.1-9.2): the compact shape
  * and size before parsing, signature against the issuer's JWKS, RS256 only (no `none`, no key
  * confusion), a `typ` that is absent or `at+jwt`, no claim only an ID or logout token carries, issuer,
  * audience (IDP_AUDIENCE), expiry, `sub`, an `iat` not in the future and a lifetime within

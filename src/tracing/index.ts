@@ -1,4 +1,4 @@
-// The public surface of tracing (STYLE.md: index.ts is the only public surface). otel-tracer.ts is
+// The public surface of tracing (docs/design.md "Style": index.ts is the only public surface). otel-tracer.ts is
 // not exported: start-tracing.ts loads it on demand, and a static import would load OpenTelemetry.
 export * from './tracer';
 export { ATTRIBUTES, SPANS } from './span-names';

@@ -61,7 +61,7 @@ const TOPOLOGIES: [string, () => Promise<SharedRedis>, { failover: boolean }][] 
 /**
  * Issue 7 item 1: two instances behind a round-robin load balancer, sharing one Redis: the
  * service's sessions and the embedded IdP's artefacts and keys are in Redis, while the IdP's user
- * directory is its SQLite file (DESIGN.md), which two processes on one host share. Every hop of a
+ * directory is its SQLite file (docs/design.md), which two processes on one host share. Every hop of a
  * journey, each IdP step included, may land on either instance; the proxy's counters show which calls
  * reached the IdP. Issue 17 item 1: the same on Sentinel, which also survives a failover mid-run.
  */

@@ -4,7 +4,7 @@ import { ROUTES } from '../../src/shared/routes';
 import { RunningRedis, startRedis } from '../support/redis-server';
 import { TestApp, startTestApp } from '../support/test-app';
 
-describe('rate limits on credential steps (DESIGN.md "Brute force")', () => {
+describe('rate limits on credential steps (docs/design.md "Brute force")', () => {
   it('refuses the sign-in step posts of one address past the limit with 429, and nothing else', async () => {
     const t = await startTestApp({ RATE_LIMIT_CREDENTIAL_POSTS: '3/60' });
     try {

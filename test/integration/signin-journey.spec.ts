@@ -142,7 +142,7 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         const browser = new Browser();
         const start = await browser.get(`${t.url}/signin?b=psa&r=${encodeURIComponent(ORDERS)}`);
 
-        // 1. The authorization request (DESIGN.md flow 1).
+        // 1. The authorization request (docs/design.md flow 1).
         const authorize = locationOf(start);
         expect(endpointOf(authorize)).toBe(authorizeEndpoint());
         const q = authorize.searchParams;

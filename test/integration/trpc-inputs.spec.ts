@@ -10,7 +10,7 @@ import { SignedIn, signedInSession } from '../support/account-api';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /**
- * Issue 5, DESIGN.md "Every write is validated": bad input for every field of every procedure of the
+ * Issue 5, docs/design.md "Every write is validated": bad input for every field of every procedure of the
  * account API (§7), over HTTP against the real app. Each row must answer 400 / BAD_REQUEST with a
  * message that names the field, be logged, and change nothing: no cookie set, the profile and the
  * session as they were, no client-error or sign-in line, and no secret value in any log line.

@@ -15,7 +15,7 @@ import { SignedIn, signedInSession } from '../support/account-api';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /**
- * The account API's rules (§7, §8, DESIGN.md "CSRF"), called through tRPC's createCaller with the
+ * The account API's rules (§7, §8, docs/design.md "CSRF"), called through tRPC's createCaller with the
  * context HTTP calls get (createTrpcContext), on the router the real app builds: real session store,
  * real embedded IdP, nothing mocked. Only the request and response objects are plain stand-ins.
  */
@@ -81,7 +81,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe('CSRF (DESIGN.md): mutations need x-collectors-csrf: 1 and, if an Origin is sent, this site’s', () => {
+describe('CSRF (docs/design.md): mutations need x-collectors-csrf: 1 and, if an Origin is sent, this site’s', () => {
   let collector: SignedIn;
   beforeAll(async () => {
     collector = await signedInSession(t);

@@ -107,7 +107,7 @@ export interface ProviderInteraction {
  * The embedded identity provider: oidc-provider with Okta's paths and token shapes. Its artefacts
  * (sessions, interactions, codes, grants, tokens) and keys live in the service's shared-state port, so
  * several instances act as one issuer when that port is Redis (issue 7); its users stay in the IdP's
- * SQLite file (DESIGN.md). The rest of the service reaches it only over HTTP, like any other issuer.
+ * SQLite file (docs/design.md). The rest of the service reaches it only over HTTP, like any other issuer.
  */
 export class EmbeddedIdp {
   private building?: Promise<Provider>;
@@ -165,7 +165,7 @@ export class EmbeddedIdp {
    *
    * Why the back channel and not a direct call to SessionEnding (which the layers would allow: idp/
    * sits above session/): the embedded IdP stands in for Okta, and the service must learn of a
-   * sign-out at the IdP the way it would from any OpenID Connect issuer (DESIGN.md "Processes": the
+   * sign-out at the IdP the way it would from any OpenID Connect issuer (docs/design.md "Processes": the
    * service talks to the IdP only over OpenID Connect). The seam already exists, is tested, works
    * across instances, and ends the service's sessions whatever IdP session they came from, including
    * sessions whose IdP session has lapsed (a logout token with a `sid` would miss those).

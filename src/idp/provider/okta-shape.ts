@@ -42,7 +42,7 @@ export const TOKEN_TTL = {
   Grant: 8_640_000,
 } as const;
 
-/** Where the provider sends the browser for the sign-in steps (outside its own mount, STACK.md). */
+/** Where the provider sends the browser for the sign-in steps (outside its own mount, docs/design.md "Stack notes"). */
 export function interactionPath(uid: string): string {
   return `${ROUTES.idpSteps}/${uid}`;
 }

@@ -8,7 +8,7 @@ import type { SessionRecord } from '../session/sessions';
 import { serviceCookies } from '../cookies/response-cookies';
 import { AppRouterFactory } from './app-router';
 import { MAX_HEX_INPUT } from './hex-json-transformer';
-import { type TrpcContext, outageError } from './trpc';
+import { type TrpcContext, correlationIdOf, outageError } from './trpc';
 import { SSR_HEADER } from '../shared/api-wire';
 import { ROUTES, servicePath } from '../shared/routes';
 
@@ -48,11 +48,6 @@ export function createTrpcContext(
       deps.liveSessions.bound(sessionId, jar.sessionBinding).catch(rethrowOutage),
     publicOrigin: deps.publicOrigin,
   };
-}
-
-function correlationIdOf(req: unknown): string | undefined {
-  const id = (req as { id?: unknown }).id;
-  return typeof id === 'string' ? id : undefined;
 }
 
 function rethrowOutage(error: unknown): never {

@@ -47,8 +47,8 @@ export function outageError(error: unknown): TRPCError | undefined {
 }
 
 /** The request id the access log and the error log name: what a collector reads out to support. */
-function correlationIdOf(ctx: TrpcContext | undefined): string | undefined {
-  const id = (ctx?.req as { id?: unknown } | undefined)?.id;
+export function correlationIdOf(req: unknown): string | undefined {
+  const id = (req as { id?: unknown } | undefined)?.id;
   return typeof id === 'string' ? id : undefined;
 }
 
@@ -57,7 +57,7 @@ const t = initTRPC.context<TrpcContext>().create({
   // Stacks never leave the server, whatever NODE_ENV says (docs/design.md "Stack notes").
   isDev: false,
   errorFormatter: ({ shape, error, ctx }) => {
-    const correlationId = correlationIdOf(ctx);
+    const correlationId = correlationIdOf(ctx?.req);
     return {
       ...shape,
       // BAD_REQUEST from input validation: "field: reason" rather than zod's issues as JSON (§8).

@@ -32,7 +32,8 @@ export function MessagePage({
       <p {...(alert ? { role: 'alert' } : {})}>{message}</p>
       {action ? (
         <div className="actions">
-          <a className="button primary" href={action.href}>
+          {/* A link drawn as the sign-in steps' primary <button> (message-action in pages.css). */}
+          <a className="button primary message-action" href={action.href}>
             {action.label}
           </a>
         </div>

@@ -6,6 +6,8 @@ import { type Locale, localizeUrl } from './locale';
  * read it, so a path is spelled once. Browser-safe: views/ and client/ import it.
  */
 export const ROUTES = {
+  /** The service's root: a person who types the bare address (issue 33 item 4). */
+  home: '/',
   /** §2 Sign-in entry; takes the §3 query. */
   signin: '/signin',
   /** §2 Landing for a token redirect (the OIDC redirect URI of this service's client). */

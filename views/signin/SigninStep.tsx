@@ -36,7 +36,13 @@ const stepText = (t: Translate, stepKey: string, part: string, args?: Record<str
 export function SigninStep(props: SigninStepProps) {
   const { stepKey, view, t, errors } = props;
   const fieldErrors = Object.entries(errors.fields).filter(([, message]) => message);
-  const hasErrors = Boolean(errors.form) || fieldErrors.length > 0;
+  // The summary says each thing once: a form message that a field already says is left to the
+  // field's entry, which also leads to the field.
+  const formError =
+    errors.form && !fieldErrors.some(([, message]) => message === errors.form)
+      ? errors.form
+      : undefined;
+  const hasErrors = Boolean(formError) || fieldErrors.length > 0;
   const firstInvalid = fieldErrors[0]?.[0];
   return (
     <JourneyFrame frame={props.frame} t={t}>
@@ -44,6 +50,12 @@ export function SigninStep(props: SigninStepProps) {
       <p className="intro">
         {stepText(t, stepKey, 'intro', props.displayName ? { name: props.displayName } : undefined)}
       </p>
+      {view.showsEmail && props.values.email ? (
+        <p className="signin-account">
+          <span className="signin-account__label">{t('common.signin.signingInAs')}</span>{' '}
+          <span className="signin-account__email">{props.values.email}</span>
+        </p>
+      ) : null}
       {props.notice ? (
         <p className="notice" role="status">
           {props.notice}
@@ -58,7 +70,7 @@ export function SigninStep(props: SigninStepProps) {
         >
           <h2 id="error-summary-title">{t('common.signin.errorSummary')}</h2>
           <ul>
-            {errors.form ? <li>{errors.form}</li> : null}
+            {formError ? <li>{formError}</li> : null}
             {fieldErrors.map(([name, message]) => (
               <li key={name}>
                 <a href={`#field-${name}`}>{message}</a>

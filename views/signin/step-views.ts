@@ -25,6 +25,11 @@ export interface ActionView {
   readonly kind: 'primary' | 'secondary' | 'link';
   /** Secondary actions skip the required-field checks of the browser. */
   readonly formNoValidate?: boolean;
+  /**
+   * Offered only when the step's second factor sends its code (email or SMS): an authenticator app
+   * makes its own codes, so there is nothing to send again.
+   */
+  readonly sentCodesOnly?: boolean;
 }
 
 export interface StepView {
@@ -32,6 +37,8 @@ export interface StepView {
   readonly actions: readonly ActionView[];
   /** Extra content block rendered between intro and form. */
   readonly content?: 'totp-qr' | 'locked' | 'welcome' | 'success';
+  /** Shows which email address is signing in, above the fields. */
+  readonly showsEmail?: boolean;
 }
 
 const email: FieldView = {
@@ -77,6 +84,8 @@ const resend: ActionView = {
   kind: 'secondary',
   formNoValidate: true,
 };
+/** "Send a new code" on a second-factor step: only for the factors that send one. */
+const resendFactorCode: ActionView = { ...resend, sentCodesOnly: true };
 
 const nameFields: readonly FieldView[] = [
   { name: 'givenName', type: 'text', autocomplete: 'given-name', required: true, maxLength: 100 },
@@ -92,6 +101,7 @@ export const STEP_VIEWS: Readonly<Record<string, StepView>> = {
   VerifyEmailCode: { fields: [code], actions: [submit('verify'), resend, back] },
   EnterPassword: {
     fields: [password],
+    showsEmail: true,
     actions: [
       submit('signIn'),
       { action: 'forgot', label: 'forgotPassword', kind: 'link', formNoValidate: true },
@@ -108,7 +118,7 @@ export const STEP_VIEWS: Readonly<Record<string, StepView>> = {
     fields: [{ name: 'factor', type: 'radio', required: true, options: ['totp', 'email', 'sms'] }],
     actions: [submit(), back],
   },
-  VerifyFactor: { fields: [code], actions: [submit('verify'), resend, back] },
+  VerifyFactor: { fields: [code], actions: [submit('verify'), resendFactorCode, back] },
   'SetupMfa.PromptSetupMfa': {
     fields: [],
     actions: [
@@ -116,7 +126,10 @@ export const STEP_VIEWS: Readonly<Record<string, StepView>> = {
       { action: 'skip', label: 'notNow', kind: 'secondary', formNoValidate: true },
     ],
   },
-  'SetupMfa.VerifyCurrentFactor': { fields: [code], actions: [submit('verify'), resend, previous] },
+  'SetupMfa.VerifyCurrentFactor': {
+    fields: [code],
+    actions: [submit('verify'), resendFactorCode, previous],
+  },
   'SetupMfa.ChooseVerifyFactor': {
     fields: [{ name: 'factor', type: 'radio', required: true, options: ['totp', 'email', 'sms'] }],
     actions: [submit(), previous],
@@ -127,7 +140,7 @@ export const STEP_VIEWS: Readonly<Record<string, StepView>> = {
   },
   'SetupMfa.VerifyNewFactor': {
     fields: [code],
-    actions: [submit('verify'), resend, previous],
+    actions: [submit('verify'), resendFactorCode, previous],
     content: 'totp-qr',
   },
   'SetupMfa.Success': { fields: [], actions: [submit()], content: 'success' },
@@ -156,3 +169,16 @@ export const STEP_VIEWS: Readonly<Record<string, StepView>> = {
   UnlockAccount: { fields: [email], actions: [submit('sendCode'), back] },
   VerifyUnlockCode: { fields: [code], actions: [submit('verify'), resend, back] },
 };
+
+/**
+ * The actions a step offers for the second factor in use: the table's, less "Send a new code" where
+ * the factor sends no code (an authenticator app, or none chosen). The page shows exactly these, and
+ * the interaction accepts only these.
+ */
+export function offeredActions(
+  view: StepView,
+  factor: 'totp' | 'email' | 'sms' | undefined,
+): readonly ActionView[] {
+  const sendsCodes = factor === 'email' || factor === 'sms';
+  return view.actions.filter((action) => !action.sentCodesOnly || sendsCodes);
+}

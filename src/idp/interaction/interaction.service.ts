@@ -27,7 +27,7 @@ import { FlowData, FlowRecords, csrfMatches, newCsrfToken } from './flow-records
 import type { PageContext } from './interaction.controller';
 import { journeyBrand } from '../provider/journey-brand';
 import { SigninSteps } from './signin-steps';
-import { STEP_VIEWS } from '../../../views/signin/step-views';
+import { STEP_VIEWS, offeredActions } from '../../../views/signin/step-views';
 import { stepPage } from './step-page';
 import { StepErrors } from './step-outcome';
 
@@ -128,7 +128,7 @@ export class InteractionService {
       };
     }
     const action = typeof form.action === 'string' ? form.action : 'submit';
-    if (!offersAction(stepKey(state), action)) {
+    if (!offersAction(stepKey(state), action, data.factor)) {
       return {
         kind: 'page',
         status: 400,
@@ -376,8 +376,9 @@ export class InteractionService {
 }
 
 /** Only the buttons the step's page shows may be pressed (an unknown action is not a submit). */
-function offersAction(key: string, action: string): boolean {
-  return STEP_VIEWS[key]?.actions.some((a) => a.action === action) ?? false;
+function offersAction(key: string, action: string, factor: FlowData['factor']): boolean {
+  const view = STEP_VIEWS[key];
+  return view ? offeredActions(view, factor).some((a) => a.action === action) : false;
 }
 
 function uiLocales(details: Details): string | undefined {

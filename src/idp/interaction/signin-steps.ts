@@ -237,10 +237,13 @@ export class SigninSteps {
     if (!data.accountId) return invalid({}, { code: 'notAllowed' });
     const result = await this.deps.accounts.checkPassword(data.accountId, password.value);
     if (result.outcome === 'INVALID_CREDENTIALS') {
-      return invalid(
-        { password: 'wrongPassword' },
-        { code: 'wrongPassword', args: { attemptsLeft: String(result.attemptsLeft ?? 0) } },
-      );
+      // One message, on the field it is about (the summary links to it), with its count.
+      return invalid({
+        password: {
+          code: 'wrongPassword',
+          args: { attemptsLeft: String(result.attemptsLeft ?? 0) },
+        },
+      });
     }
     // Issue 15 item 2: reachable only through a step that named an account without EmailCheck's
     // verified-only rule (recovery or unlock, then BACK); the password alone signs nobody in.

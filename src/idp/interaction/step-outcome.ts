@@ -26,10 +26,16 @@ export type StepErrorCode =
   | 'csrf'
   | 'notAllowed';
 
+/** A message that needs values, e.g. how many password attempts are left. */
+export interface StepMessage {
+  readonly code: StepErrorCode;
+  readonly args?: Record<string, string>;
+}
+
 export interface StepErrors {
-  readonly form?: { readonly code: StepErrorCode; readonly args?: Record<string, string> };
+  readonly form?: StepMessage;
   readonly fields: Readonly<
-    Record<string, StepErrorCode | { readonly rules: readonly PasswordRule[] }>
+    Record<string, StepErrorCode | StepMessage | { readonly rules: readonly PasswordRule[] }>
   >;
 }
 

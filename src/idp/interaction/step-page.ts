@@ -1,10 +1,11 @@
 import { createElement, type ReactElement } from 'react';
 import { SigninStep, SigninStepProps } from '../../../views/signin/SigninStep';
-import { STEP_VIEWS } from '../../../views/signin/step-views';
+import { STEP_VIEWS, offeredActions } from '../../../views/signin/step-views';
 import type { PageFrameData } from '../../../views/shell/shell-data';
 import type { Translate } from '../../shared/translate';
 import type { FlowData } from './flow-records';
-import type { StepErrors } from './step-outcome';
+import type { Locale } from '../../shared/locale';
+import type { StepErrorCode, StepErrors, StepMessage } from './step-outcome';
 
 export interface StepPageInput {
   readonly stepKey: string;
@@ -21,23 +22,60 @@ export interface StepPageInput {
   readonly displayName?: string;
 }
 
+/**
+ * Messages that hold a count, and the argument that holds it. Each has a second form, `<key>One`,
+ * for the count the language's plural rules call "one" (Intl.PluralRules: 1 in English; 0 and 1 in
+ * French; never in Japanese, whose counter words do not change). Every other count takes the
+ * plain key, so the locale files of §7 keep one string per key.
+ */
+const COUNTED: Readonly<Record<string, string>> = {
+  'errors.wrongPassword': 'attemptsLeft',
+  'errors.codeLocked': 'minutes',
+  'errors.tooManyCodesSent': 'minutes',
+  'notices.codeLocked': 'minutes',
+  'notices.tooManyCodesSent': 'minutes',
+};
+
+const pluralRules = new Map<Locale, Intl.PluralRules>();
+
+/** A `common.signin.*` message in the collector's language, its count in the right plural form. */
+export function signinMessage(
+  t: Translate,
+  locale: Locale,
+  key: string,
+  args?: Readonly<Record<string, string>>,
+): string {
+  const countArg = COUNTED[key];
+  const count = countArg === undefined ? NaN : Number(args?.[countArg]);
+  let rules = pluralRules.get(locale);
+  if (!rules) {
+    rules = new Intl.PluralRules(locale);
+    pluralRules.set(locale, rules);
+  }
+  const form = Number.isFinite(count) && rules.select(count) === 'one' ? `${key}One` : key;
+  return t(`common.signin.${form}`, args);
+}
+
 /** Turns error codes into the collector's language (a password lists each rule it misses, §5). */
 export function translateErrors(
   errors: StepErrors | undefined,
   t: Translate,
+  locale: Locale,
 ): SigninStepProps['errors'] {
   if (!errors) return { fields: {} };
+  const message = (error: StepErrorCode | StepMessage) =>
+    typeof error === 'string'
+      ? signinMessage(t, locale, `errors.${error}`)
+      : signinMessage(t, locale, `errors.${error.code}`, error.args);
   const fields = Object.fromEntries(
     Object.entries(errors.fields).map(([name, error]) => [
       name,
-      typeof error === 'string'
-        ? t(`common.signin.errors.${error}`)
-        : error.rules.map((rule) => t(`common.signin.passwordRules.${rule}`)).join(' '),
+      typeof error === 'object' && 'rules' in error
+        ? error.rules.map((rule) => t(`common.signin.passwordRules.${rule}`)).join(' ')
+        : message(error),
     ]),
   );
-  const form = errors.form
-    ? t(`common.signin.errors.${errors.form.code}`, errors.form.args)
-    : undefined;
+  const form = errors.form ? message(errors.form) : undefined;
   return { fields, ...(form ? { form } : {}) };
 }
 
@@ -52,17 +90,17 @@ export function stepPage(input: StepPageInput): StepPage {
   const view = STEP_VIEWS[input.stepKey];
   if (!view) throw new Error(`no view for step ${input.stepKey}`);
   const notice = data.notice
-    ? t(`common.signin.notices.${data.notice.key}`, data.notice.args)
+    ? signinMessage(t, input.frame.locale, `notices.${data.notice.key}`, data.notice.args)
     : undefined;
   const title = t(`common.signin.steps.${input.stepKey}.title`);
   const body = createElement(SigninStep, {
     stepKey: input.stepKey,
-    view,
+    view: { ...view, actions: offeredActions(view, data.factor) },
     t,
     formAction: input.formAction,
     csrfToken: data.csrf,
     values: { email: data.email ?? '', ...input.values },
-    errors: translateErrors(input.errors, t),
+    errors: translateErrors(input.errors, t, input.frame.locale),
     ...(notice ? { notice } : {}),
     ...(input.options ? { options: input.options } : {}),
     ...(data.totp ? { totp: data.totp } : {}),

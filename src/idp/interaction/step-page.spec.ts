@@ -1,0 +1,238 @@
+import Database from 'better-sqlite3';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { LOCALES_DIR } from '../../config/project-paths';
+import { DEVELOPER_SERVICE_BASES } from '../../shared/environment';
+import { LOCALES, type Locale, NAMESPACES } from '../../shared/locale';
+import { createTranslate, type Translate } from '../../shared/translate';
+import { DEMO_PASSWORD, seedDemoUsers } from '../demo-users';
+import { AccountStore, LOCKOUT_THRESHOLD } from '../accounts/account-store';
+import { CodeLimits } from '../accounts/code-limits';
+import { FactorStore } from '../accounts/factor-store';
+import { OneTimeCodes } from '../accounts/one-time-codes';
+import type { FlowData } from './flow-records';
+import { SigninSteps } from './signin-steps';
+import { signinMessage, stepPage } from './step-page';
+
+const PASSWORD = 'Corr3ct!horse';
+
+function translateFor(locale: Locale): Translate {
+  const messages = Object.fromEntries(
+    NAMESPACES.map((ns) => [
+      ns,
+      JSON.parse(fs.readFileSync(path.join(LOCALES_DIR, locale, `${ns}.json`), 'utf8')) as unknown,
+    ]),
+  );
+  return createTranslate(messages);
+}
+
+/** The visible text of rendered markup, roughly as a browser's innerText joins it. */
+const textOf = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+let db: Database.Database;
+let accounts: AccountStore;
+let factors: FactorStore;
+let steps: SigninSteps;
+
+beforeAll(async () => {
+  db = new Database(':memory:');
+  accounts = new AccountStore(db);
+  factors = new FactorStore(db);
+  const codes = new OneTimeCodes(db);
+  const limits = new CodeLimits(db);
+  for (const store of [accounts, factors, codes, limits]) store.migrate();
+  steps = new SigninSteps({
+    accounts,
+    factors,
+    codes,
+    limits,
+    sender: { send: () => Promise.resolve() },
+    signOut: { everywhere: () => Promise.resolve() },
+  });
+  await seedDemoUsers(accounts, factors);
+});
+afterAll(() => db.close());
+
+let counter = 0;
+async function flowAtPassword(): Promise<FlowData> {
+  const email = `step-page-${++counter}@example.com`;
+  const account = await accounts.createAccount({
+    email,
+    password: PASSWORD,
+    locale: 'en-US',
+    acceptedTerms: true,
+    flags: { emailVerified: true },
+  });
+  return { state: 'EnterPassword', csrf: 'token', email, accountId: account.id };
+}
+
+/** The EnterPassword page after `wrong` wrong passwords, as the step handler answers the last one. */
+async function afterWrongPasswords(locale: Locale, wrong: number): Promise<string> {
+  const data = await flowAtPassword();
+  const t = translateFor(locale);
+  let outcome;
+  for (let i = 0; i < wrong; i++) {
+    outcome = await steps.handle({
+      stepKey: 'EnterPassword',
+      action: 'submit',
+      form: { password: `Wrong-passw0rd!${i}` },
+      data,
+      locale,
+      t,
+    });
+  }
+  if (outcome?.kind !== 'invalid') throw new Error(`expected an error, got ${outcome?.kind}`);
+  return render('EnterPassword', data, locale, outcome.errors);
+}
+
+function render(
+  stepKey: string,
+  data: FlowData,
+  locale: Locale,
+  errors?: Parameters<typeof stepPage>[0]['errors'],
+): string {
+  const page = stepPage({
+    stepKey,
+    data,
+    frame: {
+      brand: 'collectors',
+      locale,
+      env: 'local',
+      services: DEVELOPER_SERVICE_BASES,
+      currentPath: '/idp/signin/x',
+      year: 2025,
+    },
+    t: translateFor(locale),
+    formAction: '/idp/signin/x',
+    termsUrl: 'https://example.com/terms',
+    ...(errors ? { errors } : {}),
+  });
+  return renderToStaticMarkup(page.body);
+}
+
+/** The flow data after a right password, as the step handler leaves it for the next step. */
+async function afterRightPassword(email: string): Promise<FlowData> {
+  const account = await accounts.findByEmail(email);
+  if (!account) throw new Error(`no account ${email}`);
+  const data: FlowData = { state: 'EnterPassword', csrf: 'token', email, accountId: account.id };
+  const outcome = await steps.handle({
+    stepKey: 'EnterPassword',
+    action: 'submit',
+    form: { password: DEMO_PASSWORD },
+    data,
+    locale: 'en-US',
+    t: translateFor('en-US'),
+  });
+  if (outcome.kind !== 'event') throw new Error(`expected an event, got ${outcome.kind}`);
+  return { ...data, ...outcome.patch };
+}
+
+const between = (html: string, open: RegExp, close: string) => {
+  const start = html.search(open);
+  return start < 0 ? '' : html.slice(start, html.indexOf(close, start) + close.length);
+};
+
+describe('a wrong password (issue 33 item 1)', () => {
+  it.each(LOCALES)('%s: says how many attempts are left, once, with no placeholder', async (l) => {
+    const html = await afterWrongPasswords(l, 1);
+    const fieldError = textOf(between(html, /<p id="field-password-error"/, '</p>'));
+    expect(fieldError).toBe(
+      signinMessage(translateFor(l), l, 'errors.wrongPassword', {
+        attemptsLeft: String(LOCKOUT_THRESHOLD - 1),
+      }),
+    );
+    expect(fieldError).toContain(String(LOCKOUT_THRESHOLD - 1));
+    const summary = between(html, /<div class="error-summary"/, '</ul>');
+    // One entry, the field's, which leads to the field.
+    expect(summary.match(/<li>/g)).toHaveLength(1);
+    expect(summary).toContain(`<a href="#field-password">${fieldError}</a>`);
+    expect(textOf(html)).not.toMatch(/\{[a-zA-Z]+\}/);
+  });
+
+  it.each([
+    ['en-US', 1, '1 attempt left before'],
+    ['en-US', 2, '2 attempts left before'],
+    ['en-CA', 1, '1 attempt left before'],
+    ['fr-CA', 1, 'Il vous reste 1 tentative avant'],
+    ['fr-CA', 2, 'Il vous reste 2 tentatives avant'],
+    ['ja-JP', 2, 'あと2回'],
+    ['ja-JP', 1, 'あと1回'],
+  ] as const)('%s, %i attempt(s) left: “%s”', async (locale, attemptsLeft, words) => {
+    const html = await afterWrongPasswords(locale, LOCKOUT_THRESHOLD - attemptsLeft);
+    expect(textOf(between(html, /<p id="field-password-error"/, '</p>'))).toContain(words);
+  });
+});
+
+describe(signinMessage.name, () => {
+  // French counts 0 and 1 as singular (CLDR), English only 1, Japanese never changes the word.
+  it.each([
+    ['en-US', 0, '0 minutes'],
+    ['en-US', 1, '1 minute.'],
+    ['en-US', 15, '15 minutes'],
+    ['fr-CA', 0, '0 minute.'],
+    ['fr-CA', 1, '1 minute.'],
+    ['fr-CA', 2, '2 minutes'],
+    ['ja-JP', 1, '1分間'],
+    ['ja-JP', 15, '15分間'],
+  ] as const)('%s, %i: “%s”', (locale, minutes, words) => {
+    const text = signinMessage(translateFor(locale), locale, 'notices.codeLocked', {
+      minutes: String(minutes),
+    });
+    expect(text).toContain(words);
+  });
+
+  it('leaves messages without a count as they are', () => {
+    const t = translateFor('en-US');
+    expect(signinMessage(t, 'en-US', 'notices.codeSent', { destination: 'a@example.com' })).toBe(
+      'We sent a code to a@example.com.',
+    );
+  });
+});
+
+describe('the second-factor step (issue 33 item 2)', () => {
+  const resendButton = /<button [^>]*value="resend"/;
+
+  it('offers no new code for an authenticator app, which makes its own', async () => {
+    const data = await afterRightPassword('totp@example.com');
+    expect(data.factor).toBe('totp');
+    const html = render('VerifyFactor', data, 'en-US');
+    expect(html).not.toMatch(resendButton);
+    expect(html).toContain('value="submit"');
+  });
+
+  it('offers a new code for a factor that sends one (email)', async () => {
+    const email = 'step-page-email-factor@example.com';
+    const account = await accounts.createAccount({
+      email,
+      password: DEMO_PASSWORD,
+      locale: 'en-US',
+      acceptedTerms: true,
+      flags: { emailVerified: true },
+    });
+    const enrolment = await factors.startEnrolment(account.id, 'email', { email });
+    await factors.confirmEnrolment(account.id, enrolment.factor.id);
+    const data = await afterRightPassword(email);
+    expect(data.factor).toBe('email');
+    expect(render('VerifyFactor', data, 'en-US')).toMatch(resendButton);
+  });
+});
+
+describe('the password step (issue 33 item 3)', () => {
+  it.each(LOCALES)('%s: names the email address signing in', async (locale) => {
+    const data = await flowAtPassword();
+    const html = render('EnterPassword', data, locale);
+    const account = between(html, /<p class="signin-account"/, '</p>');
+    expect(textOf(account)).toBe(
+      `${translateFor(locale)('common.signin.signingInAs')} ${data.email ?? ''}`,
+    );
+    // And the way back to enter another one.
+    expect(html).toContain('value="back"');
+  });
+});

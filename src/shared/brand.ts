@@ -69,10 +69,14 @@ export type ClientType = (typeof CLIENT_TYPES)[number];
 export const FAVICONS = ['collectors', 'psa', 'pcgs', 'default'] as const;
 export type Favicon = (typeof FAVICONS)[number];
 
-/** §9 brand logos, each in a color and a black variant. */
+/**
+ * §9 brand logos, each in a color and a black variant, plus a white one for the dark theme (issue 33):
+ * on its near-black background the black artwork and the navy, blue and green of the colour artwork
+ * fall under the 3:1 a graphic needs (WCAG 1.4.11).
+ */
 export const LOGOS = ['collectors', 'pcgs', 'psa', 'psavault', 'wata'] as const;
 export type Logo = (typeof LOGOS)[number];
-export const LOGO_VARIANTS = ['color', 'black'] as const;
+export const LOGO_VARIANTS = ['color', 'black', 'white'] as const;
 export type LogoVariant = (typeof LOGO_VARIANTS)[number];
 
 /** Where static logo and favicon files are served from (content under /static/brand). */

@@ -52,12 +52,14 @@ export interface ShellData {
 
 /**
  * What the simple header and the footer read of a page (§2). The server-only pages of the journey
- * (the IdP's sign-in steps, message pages) build just this much; a ShellData is one too.
+ * (the IdP's sign-in steps, message pages) build just this much; a ShellData is one too. The theme
+ * picks the logos' artwork (BrandLogo); a page without one is light.
  */
 export type PageFrameData = Pick<
   ShellData,
   'locale' | 'env' | 'services' | 'brand' | 'currentPath' | 'year'
->;
+> &
+  Partial<Pick<ShellData, 'theme'>>;
 
 /**
  * The sections of the common namespace that shell pages render; the rest of it (the IdP's sign-in

@@ -57,6 +57,7 @@ export function Footer({ data, t, variant = 'default', onOpenConsent }: FooterPr
               className="site-footer__logo"
               logo={model.logo.logo}
               alt={t(model.logo.altKey)}
+              theme={data.theme}
             />
           )}
           <p className="site-footer__copyright">{t(model.copyrightKey, { year: data.year })}</p>

@@ -89,7 +89,11 @@ export function FullHeader({ data, t }: FullHeaderProps) {
       </a>
       <div className="site-header__bar">
         <a className="site-header__logo" href={homeHref(data)}>
-          <BrandLogo logo={FULL_HEADER_LOGO} alt={t(`header.logoAlt.${FULL_HEADER_LOGO}`)} />
+          <BrandLogo
+            logo={FULL_HEADER_LOGO}
+            alt={t(`header.logoAlt.${FULL_HEADER_LOGO}`)}
+            theme={data.theme}
+          />
         </a>
         <div className="site-header__actions">
           <Button href={submit.href} size="md" className="site-header__submit">

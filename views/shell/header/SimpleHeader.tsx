@@ -1,12 +1,15 @@
 import type { Translate } from '../../../src/shared/translate';
 import { Button } from '../../ui/Button';
 import { BrandLogo } from '../BrandLogo';
-import type { ShellData } from '../shell-data';
+import type { PageFrameData } from '../shell-data';
 import { simpleHeaderLogo } from './header-brand';
 
 export interface SimpleHeaderProps {
-  /** Only the brand is read: the IdP's steps and message pages have no full ShellData. */
-  readonly data: Pick<ShellData, 'brand'>;
+  /**
+   * Only the brand and the theme (for the logo's artwork) are read: the IdP's steps and message pages
+   * have no full ShellData, and no theme.
+   */
+  readonly data: Pick<PageFrameData, 'brand' | 'theme'>;
   readonly t: Translate;
   /** Where the back button goes; no back button without it. */
   readonly backHref?: string;
@@ -36,6 +39,7 @@ export function SimpleHeader({ data, t, backHref }: SimpleHeaderProps) {
           className="simple-site-header__logo"
           logo={logo}
           alt={t(`header.brandNames.${logo}`)}
+          theme={data.theme}
         />
       </div>
     </header>

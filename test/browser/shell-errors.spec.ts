@@ -23,7 +23,7 @@ describe('shell error page and error boundary in Chromium', () => {
 
   describe('the error page', () => {
     it(
-      'shows the correlation id the server logged; try again loads the address again',
+      'shows the correlation id the server logged; its way on is not the failed address but one that works',
       async () => {
         context = await fixture.context();
         const page = await context.newPage();
@@ -36,16 +36,73 @@ describe('shell error page and error boundary in Chromium', () => {
         expect(fixture.shell.t.logs.text).toContain(id);
         expect(await page.textContent('#error-view-title')).toBeTruthy();
 
-        // Keyboard: the try-again link is reachable and follows with Enter.
-        const retry = page.locator('.error-view-actions a');
-        await retry.focus();
-        const reloaded = page.waitForResponse((r) => r.url() === `${fixture.shell.t.url}${path}`);
-        await page.keyboard.press('Enter');
-        expect((await reloaded).status()).toBe(400);
-        await waitForHydration(page);
-        const second = (await page.textContent('.correlation-id')) ?? '';
-        expect(second).not.toBe(first);
+        // An unknown brand fails the same way every time: the button starts over at the sign-in
+        // instead of loading the failed address again (issue 33).
+        const action = page.locator('.error-view-actions a');
+        expect(await action.textContent()).toBe('Start over');
+        expect(await action.getAttribute('href')).toBe('/signin');
         expect(await watch.all(documentStatusError(page, 400))).toEqual([]);
+        // Keyboard: the link is reachable and follows with Enter, to a page that works.
+        await action.focus();
+        const next = page.waitForResponse((r) => r.request().isNavigationRequest() && r.ok());
+        await page.keyboard.press('Enter');
+        await next;
+        await page.waitForSelector('main h1');
+        expect(await page.locator('#error-view-title').count()).toBe(0);
+        expect(await page.locator('main input[name="email"]').count()).toBe(1);
+      },
+      TEST_TIMEOUT_MS,
+    );
+
+    it(
+      'a page that does not exist: start over, in the language asked for; a signed-in collector goes on',
+      async () => {
+        context = await fixture.context({ cookies: await signedInCookies(fixture.shell.t) });
+        const page = await context.newPage();
+        const response = await page.goto(`${fixture.shell.t.url}/no/such/page?lang=fr-CA`);
+        expect(response?.status()).toBe(404);
+        await waitForHydration(page);
+        const action = page.locator('.error-view-actions a');
+        expect(await action.textContent()).toBe('Recommencer');
+        expect(await action.getAttribute('href')).toBe('/signin?lang=fr-CA');
+        await action.click();
+        // A signed-in collector goes straight on, to their account page.
+        await page.waitForURL((url) => url.pathname.endsWith('/collection'));
+        expect(await page.locator('#error-view-title').count()).toBe(0);
+      },
+      TEST_TIMEOUT_MS,
+    );
+
+    it.each([
+      [390, 844],
+      [1280, 800],
+    ])(
+      'is a centred card like /unauthredirect at %i px',
+      async (width, height) => {
+        context = await fixture.context({ viewport: { width, height } });
+        const page = await context.newPage();
+        await page.goto(`${fixture.shell.t.url}/unauthredirect?error=Unauthorized`);
+        const card = await page.$eval('main.signin-card', (el) => el.getBoundingClientRect().width);
+        await page.goto(`${fixture.shell.t.url}${errorPagePath('en-US')}`);
+        await waitForHydration(page);
+        const view = await page.$eval('.error-view', (el) => {
+          const box = el.getBoundingClientRect();
+          const style = getComputedStyle(el);
+          const button = el.querySelector('.error-view-actions a')?.getBoundingClientRect();
+          return {
+            width: box.width,
+            centreOffset: Math.abs(box.left + box.width / 2 - window.innerWidth / 2),
+            border: style.borderTopWidth,
+            radius: style.borderTopLeftRadius,
+            buttonFill: button ? button.width / box.width : 0,
+          };
+        });
+        expect(Math.abs(view.width - card)).toBeLessThan(2);
+        expect(view.centreOffset).toBeLessThan(2);
+        expect(view.border).toBe('1px');
+        expect(view.radius).toBe('12px');
+        // The one way on spans the card, as "Sign in again" does on /unauthredirect.
+        expect(view.buttonFill).toBeGreaterThan(0.8);
       },
       TEST_TIMEOUT_MS,
     );

@@ -1,9 +1,55 @@
-import { ErrorView, supportUrlOf } from '../shell/ErrorView';
+import { DEFAULT_BRAND } from '../../src/shared/brand';
+import { DEFAULT_LOCALE } from '../../src/shared/locale';
+import { sameOriginPath, servicePath } from '../../src/shared/routes';
+import { type ErrorViewAction, ErrorView, supportUrlOf } from '../shell/ErrorView';
+import type { ShellData } from '../shell/shell-data';
 import type { PageProps } from './page-props';
 
 /**
+ * Errors that can pass on their own: our side or a service behind it was down or slow, or a rate
+ * limit. Loading the same address again is then the right thing to offer. A page rendered without a
+ * code (a render error of ours) counts as one too.
+ */
+const PASSING_ERRORS: ReadonlySet<string> = new Set([
+  'InternalServerError',
+  'ServiceUnavailable',
+  'BadGateway',
+  'GatewayTimeout',
+  'RequestTimeout',
+  'OktaError',
+  'TooManyRequests',
+]);
+
+/**
+ * The error page's one way on (issue 33). §2 asks for a try-again button, and it must lead somewhere
+ * that can work:
+ * - the start of the failed journey when the server named one (a single-use landing's state), or
+ *   the same address when what failed can pass (PASSING_ERRORS): "Try again";
+ * - otherwise the address fails the same way every time (an unknown brand in the link, a page that
+ *   does not exist, a bad query), and reloading it is a dead end. A collector then expects a way back
+ *   into the product: "Start over" at the sign-in of the brand this page wears, in its language,
+ *   which takes a signed-in collector straight on to that brand (or to /collection) and shows anyone
+ *   else the sign-in page (§2, §4).
+ */
+export function errorPageAction(data: ShellData): ErrorViewAction {
+  const props = data.props ?? {};
+  const retry = typeof props.retryHref === 'string' ? props.retryHref : undefined;
+  const code = typeof props.code === 'string' ? props.code : undefined;
+  const sameAddress = retry === sameOriginPath(data.currentPath);
+  if (retry && (!sameAddress || code === undefined || PASSING_ERRORS.has(code)))
+    return { href: retry, label: 'tryAgain' };
+  return {
+    href: servicePath('signin', {
+      b: data.brand !== DEFAULT_BRAND ? data.brand : undefined,
+      lang: data.locale !== DEFAULT_LOCALE ? data.locale : undefined,
+    }),
+    label: 'startOver',
+  };
+}
+
+/**
  * §2 Error page as a hydrated page, for errors the server caught: the correlation id is known, so no
- * spinner; try again loads the failed address again.
+ * spinner.
  */
 export function ErrorShellPage({ data, t }: PageProps) {
   const props = data.props ?? {};
@@ -18,7 +64,7 @@ export function ErrorShellPage({ data, t }: PageProps) {
       {...(correlationId ? { correlationId } : {})}
       {...(code ? { code } : {})}
       {...(message ? { message } : {})}
-      retry={{ href: text('retryHref') ?? '/' }}
+      retry={errorPageAction(data)}
     />
   );
 }

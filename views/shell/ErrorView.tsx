@@ -2,6 +2,15 @@ import { Button } from '../ui/Button';
 import { Spinner } from '../ui/Spinner';
 import type { Translate } from '../../src/shared/translate';
 
+/** The error page's one way on: a reset of the error state (client) or a link (server). */
+export type ErrorViewAction =
+  | { readonly onRetry: () => void }
+  | {
+      readonly href: string;
+      /** The button's words: try again, or start over when the address itself cannot work. */
+      readonly label: 'tryAgain' | 'startOver';
+    };
+
 export interface ErrorViewProps {
   readonly t: Translate;
   /** Absent while it is being fetched: a spinner shows instead (§2 Error page). */
@@ -12,11 +21,14 @@ export interface ErrorViewProps {
   readonly message?: string;
   /** §2: {grading base}/support. */
   readonly supportUrl: string;
-  /** Try again: a reset of the error state (client) or the same address again (server). */
-  readonly retry: { readonly onRetry: () => void } | { readonly href: string };
+  readonly retry: ErrorViewAction;
 }
 
-/** §2 Error page: header, sub-header with the support link, try again, the correlation id. */
+/**
+ * §2 Error page: header, sub-header with the support link, the way on, the correlation id. A centred
+ * card like the journey's message pages (/unauthredirect), so that an error reads as one more step of
+ * the same product (issue 33).
+ */
 export function ErrorView({ t, correlationId, code, message, supportUrl, retry }: ErrorViewProps) {
   return (
     <section className="error-view" aria-labelledby="error-view-title">
@@ -36,7 +48,7 @@ export function ErrorView({ t, correlationId, code, message, supportUrl, retry }
       )}
       <div className="error-view-actions">
         {'href' in retry ? (
-          <Button href={retry.href}>{t('common.errorPage.tryAgain')}</Button>
+          <Button href={retry.href}>{t(`common.errorPage.${retry.label}`)}</Button>
         ) : (
           <Button onClick={retry.onRetry}>{t('common.errorPage.tryAgain')}</Button>
         )}

@@ -8,6 +8,7 @@ import { HttpDrain } from './lifecycle/http-drain';
 import { installProcessGuards } from './lifecycle/process-guards';
 import { NestLogger } from './logging/app-logger';
 import { ShutdownState } from './lifecycle/shutdown-state';
+import { StartupTasks } from './lifecycle/startup-tasks';
 import { startTracing } from './tracing';
 
 function configOrExit(): AppConfig {
@@ -40,6 +41,7 @@ async function bootstrap(): Promise<void> {
   const drain = new HttpDrain(app.getHttpServer());
   await app.listen(config.http.port, config.http.host);
   logger.log(`listening on ${config.http.publicUrl} (${config.env}, IdP ${config.idp.mode})`);
+  if (config.idp.mode === 'embedded') void inviteOnceReady(app, logger, config.http.publicUrl);
   // The spans of the last requests (and of back-channel deliveries that Nest's close waits for) are
   // exported before the process exits: the tracer shuts down after the app.
   const stopping = {
@@ -52,6 +54,29 @@ async function bootstrap(): Promise<void> {
     { app: stopping, state: app.get(ShutdownState), drain, logger, exit },
     config.shutdown,
   ).listen();
+}
+
+/**
+ * Issue 33 item 4: once the demo users exist (StartupTasks: /readyz turns 200 at the same moment),
+ * the start-up ends with one line that says where to go and as whom.
+ */
+async function inviteOnceReady(
+  app: { get(token: typeof StartupTasks): StartupTasks },
+  logger: NestLogger,
+  publicUrl: string,
+): Promise<void> {
+  const tasks = app.get(StartupTasks);
+  await tasks.settled();
+  // A failed task is readiness's to report: no invitation to a product that cannot sign anyone in.
+  if (
+    !(await tasks.check().then(
+      () => true,
+      () => false,
+    ))
+  )
+    return;
+  const { demoInvitation } = await import('./idp/demo-users');
+  logger.log(demoInvitation(publicUrl));
 }
 
 bootstrap().catch((error: unknown) => {

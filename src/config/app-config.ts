@@ -143,10 +143,12 @@ export interface AppConfig {
   readonly log: {
     readonly level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
     /**
-     * LOG_FORMAT: `json` lines (the default everywhere: what log pipelines read), or `pretty`, the
-     * same lines through pino-pretty for a person at a terminal (issue 17 item 4).
+     * LOG_FORMAT: `json` lines (what log pipelines read; the default in dev, qa and prod), or
+     * `pretty`, the same lines through pino-pretty for a person at a terminal (issue 17 item 4).
+     * Unset in local: `terminal`, pretty when stdout is a terminal and JSON otherwise (issue 33 item
+     * 4: `npm start` in a shell reads as text, while a pipe or a test harness still gets JSON).
      */
-    readonly format: LogFormat;
+    readonly format: LogFormat | 'terminal';
   };
   /**
    * OpenTelemetry traces (issue 17 item 2). Only whether they are on is decided here; everything else

@@ -442,8 +442,12 @@ export function parseConfig(raw: RawEnv): AppConfig {
 
   const log = {
     level: read('LOG_LEVEL', z.enum(LOG_LEVELS), 'info'),
-    // Issue 17 item 4: JSON stays the default everywhere; pretty is asked for by name.
-    format: read('LOG_FORMAT', z.enum(LOG_FORMATS, 'must be json or pretty'), 'json'),
+    // Issue 17 item 4: JSON by default; issue 33 item 4: in local, pretty when stdout is a terminal.
+    format: read<AppConfig['log']['format']>(
+      'LOG_FORMAT',
+      z.enum(LOG_FORMATS, 'must be json or pretty'),
+      env === 'local' ? 'terminal' : 'json',
+    ),
   };
   const tracing = { enabled: tracingEnabled(raw) };
   // §3 "Enabled-features data: a list of strings", e.g. gettingStarted for the header's first dropdown.

@@ -3,12 +3,13 @@ import { ConfigError, RawEnv, parseConfig } from './config.schema';
 
 /** Issue 17 items 2 and 4: what the schema decides about traces and log lines, and nothing more. */
 describe(`${parseConfig.name}: LOG_FORMAT and the OTEL_* switch`, () => {
-  it.each<[string, RawEnv, 'json' | 'pretty']>([
-    ['JSON by default in local', {}, 'json'],
+  it.each<[string, RawEnv, 'json' | 'pretty' | 'terminal']>([
+    ['by the terminal in local (pretty on one, JSON otherwise)', {}, 'terminal'],
+    ['JSON by default in dev', { APP_ENV: 'dev' }, 'json'],
     ['JSON by default in prod', productionEnv('prod'), 'json'],
     ['pretty when asked for', { LOG_FORMAT: 'pretty' }, 'pretty'],
-    ['JSON when asked for', { LOG_FORMAT: 'json' }, 'json'],
-    ['JSON for an empty value', { LOG_FORMAT: '' }, 'json'],
+    ['JSON when asked for, in local too', { LOG_FORMAT: 'json' }, 'json'],
+    ['by the terminal for an empty value in local', { LOG_FORMAT: '' }, 'terminal'],
   ])('logs %s', (_name, env, format) => {
     expect(parseConfig(env).log.format).toBe(format);
   });

@@ -14,6 +14,9 @@ export const DEMO_PASSWORD = 'Collect0rs!Demo';
 export const DEMO_PASSWORD_HASH =
   'scrypt$16384$8$5$cviJ21xCzTB9Oi9rQoY7FA$E4qhv9ETqKgyGREI909MU31eowfmvlP_90E_v23YbJ8';
 
+/** The demo user with no pending step: the one the start-up line and the README offer first. */
+export const DEMO_EMAIL = 'collector@example.com';
+
 /** A fixed TOTP secret for the demo TOTP user, so a developer can add it to an authenticator app. */
 export const DEMO_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
@@ -25,7 +28,7 @@ export interface DemoUser extends Omit<NewAccount, 'password' | 'acceptedTerms'>
 /** Seeded demo users (issue 3, item 8): one per situation the sign-in steps handle. */
 export const DEMO_USERS: readonly DemoUser[] = [
   {
-    email: 'collector@example.com',
+    email: DEMO_EMAIL,
     locale: 'en-US',
     givenName: 'Casey',
     familyName: 'Collector',
@@ -83,6 +86,17 @@ export const DEMO_USERS: readonly DemoUser[] = [
     flags: { emailVerified: true },
   },
 ];
+
+/**
+ * The start-up's last line with the embedded IdP (issue 33 item 4): where to open the product and
+ * whom to sign in as, so a newcomer after `npm start` needs nothing else.
+ */
+export function demoInvitation(publicUrl: string): string {
+  return (
+    `ready: open ${publicUrl}/ and sign in as ${DEMO_EMAIL} with the password ${DEMO_PASSWORD} ` +
+    `(README "Run it" lists the other demo users)`
+  );
+}
 
 /** Creates the demo users that do not exist yet; safe to run at every start. */
 export async function seedDemoUsers(accounts: AccountStore, factors: FactorStore): Promise<number> {

@@ -75,6 +75,16 @@ describe(NestLogger.name, () => {
       },
     ],
     ['an object', (l) => l.debug({ a: 1 }, 'Ctx'), { level: 20, a: 1, context: 'Ctx' }],
+    [
+      "Nest's start-up bookkeeping, as debug (issue 33 item 4)",
+      (l) => l.log('Mapped {/signin, GET} route', 'RouterExplorer'),
+      { level: 20, msg: 'Mapped {/signin, GET} route', context: 'RouterExplorer' },
+    ],
+    [
+      'a module loaded, as debug',
+      (l) => l.log('AppModule dependencies initialized', 'InstanceLoader'),
+      { level: 20, context: 'InstanceLoader' },
+    ],
   ])('logs %s', async (_name, call, expected) => {
     const { root, lines } = capture();
     call(new NestLogger(root));

@@ -48,6 +48,19 @@ export class AppLogger {
 }
 
 /**
+ * Nest's start-up bookkeeping: a line per module loaded and per route mapped, 50 lines at every
+ * start that bury the one a person wants (issue 33 item 4). They are debug lines (LOG_LEVEL=debug
+ * shows them); the routes are in src/shared/routes.ts.
+ */
+export const NEST_BOOKKEEPING: ReadonlySet<string> = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
+
+/**
  * Nest's own logger interface (start-up, `new Logger(Name)` in stores, shutdown) on the same lines:
  * the last extra argument is the context, an Error becomes `err`, and the stack Nest's exception
  * handlers pass as a separate string is kept as the error's stack.
@@ -57,7 +70,9 @@ export class NestLogger implements LoggerService {
   constructor(@Inject(ROOT_LOGGER) private readonly root: Pino) {}
 
   log(message: unknown, ...params: unknown[]): void {
-    this.write('info', message, params);
+    const context = params[params.length - 1];
+    const bookkeeping = typeof context === 'string' && NEST_BOOKKEEPING.has(context);
+    this.write(bookkeeping ? 'debug' : 'info', message, params);
   }
   error(message: unknown, ...params: unknown[]): void {
     this.write('error', message, params);

@@ -42,6 +42,17 @@ describe(logDestination.name, () => {
     expect(await logDestination('json')).toBeUndefined();
   });
 
+  // Issue 33 item 4: local's default reads as text in a terminal and stays JSON anywhere else.
+  it.each<[string, NodeJS.WritableStream | undefined, boolean, 'json' | 'pretty']>([
+    ['stdout, a terminal', undefined, true, 'pretty'],
+    ['stdout, a pipe or file', undefined, false, 'json'],
+    ['a stream of its own, beside a terminal', new PassThrough(), true, 'json'],
+  ])('terminal: %s gets %s', async (_where, destination, isTerminal, expected) => {
+    const chosen = await logDestination('terminal', destination, isTerminal);
+    if (expected === 'json') expect(chosen).toBe(destination);
+    else expect(chosen).toEqual(expect.objectContaining({ write: expect.any(Function) }));
+  });
+
   it.each<[string, (l: pino.Logger) => void, RegExp, string[]]>([
     [
       'a service line: level, [context], message, its fields',

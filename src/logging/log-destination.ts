@@ -16,16 +16,20 @@ export const PRETTY_OPTIONS = {
 } as const;
 
 /**
- * Where the root logger writes. LOG_FORMAT=json (the default everywhere): JSON lines to
- * `destination`, stdout when absent. LOG_FORMAT=pretty: the same lines through pino-pretty, in
- * process and synchronously (no worker thread, so nothing is lost when the process exits at once),
- * in colour when stdout is a terminal. pino-pretty is imported only then.
+ * Where the root logger writes. `json`: JSON lines to `destination`, stdout when absent. `pretty`:
+ * the same lines through pino-pretty, in process and synchronously (no worker thread, so nothing is
+ * lost when the process exits at once), in colour when stdout is a terminal. pino-pretty is imported
+ * only then. `terminal` (local's default): pretty when the lines go to a terminal, JSON when they go
+ * anywhere else (a pipe, a file, a test's stream).
  */
 export async function logDestination(
-  format: LogFormat,
+  format: LogFormat | 'terminal',
   destination?: NodeJS.WritableStream,
+  stdoutIsTerminal: boolean = process.stdout.isTTY === true,
 ): Promise<NodeJS.WritableStream | DestinationStream | undefined> {
   switch (format) {
+    case 'terminal':
+      return logDestination(!destination && stdoutIsTerminal ? 'pretty' : 'json', destination);
     case 'json':
       return destination;
     case 'pretty': {

@@ -108,6 +108,57 @@ describe('start-up (npm start)', () => {
     expect(svc.output()).toContain(`listening on http://localhost:${port} (local, IdP embedded)`);
   }, 30_000);
 
+  // Issue 33 item 4: a newcomer's terminal after `npm start`. `script` gives the service a
+  // pseudo-terminal, as a shell would; nothing else in the environment asks for a format.
+  it('in a terminal: readable lines, no framework bookkeeping, and the last says where to go and as whom', async () => {
+    const port = await freePort();
+    const child = spawn('script', ['-qfec', `"${process.execPath}" "${MAIN}"`, '/dev/null'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: tempDataDir(), PORT: String(port) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    running.add(child);
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    const invitation = `ready: open http://localhost:${port}/ and sign in as collector@example.com with the password Collect0rs!Demo`;
+    const deadline = Date.now() + 20_000;
+    while (!out.includes(invitation) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    child.kill('SIGKILL');
+    const lines = out
+      // The colours pino-pretty adds on a terminal (ESC [ ... m).
+      .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
+      .replace(/\r/g, '')
+      .trim()
+      .split('\n');
+    expect(lines.at(-1)).toContain(invitation);
+    for (const line of lines) expect(line.startsWith('{')).toBe(false);
+    expect(lines.filter((l) => / INFO: /.test(l)).length).toBeLessThanOrEqual(3);
+    expect(out).not.toMatch(/RouterExplorer|InstanceLoader|Mapped \{/);
+    expect(lines.find((l) => l.includes('listening on'))).toMatch(
+      /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: /,
+    );
+  }, 30_000);
+
+  it('piped (a log collector, as in qa and prod): JSON lines only, ending with the same invitation', async () => {
+    const port = await freePort();
+    const svc = startService({ PORT: String(port) });
+    const deadline = Date.now() + 20_000;
+    while (!svc.stdout().includes('"msg":"ready: open') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    svc.child.kill('SIGTERM');
+    expect(await svc.exit).toBe(0);
+    const lines = svc
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { msg: string; context?: string });
+    const shutdown = lines.findIndex((l) => l.context === 'Shutdown');
+    const startup = lines.slice(0, shutdown);
+    expect(startup.at(-1)?.msg).toMatch(/^ready: open http:\/\/localhost:\d+\/ and sign in as /);
+    expect(startup.length).toBeLessThanOrEqual(3);
+  }, 30_000);
+
   it('with the SQLite store, loads no Redis client at all (issue 18 item 4: a shorter start)', async () => {
     const run = await startProbed('ioredis');
     expect((await waitForHealth(run.url, run.svc.exit)).status).toBe(200);

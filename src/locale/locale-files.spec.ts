@@ -27,6 +27,8 @@ const isBrandName = (key: string) => key.startsWith('brandNames.');
 const SAME_IN_FRENCH: ReadonlySet<string> = new Set([
   // vanilla-cookieconsent's `singular|plural` counter: « Service|Services » in French too.
   'consent.preferencesModal.serviceCounter',
+  // §2 "Settings menu: Menu": the French word is « Menu » too (issue 33).
+  'header.settingsMenu.title',
 ]);
 /** Every file the server's loader reads: the namespaces pages embed and those the browser loads. */
 const ALL_NAMESPACES = [...NAMESPACES, ...BROWSER_NAMESPACES];

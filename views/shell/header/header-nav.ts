@@ -85,8 +85,11 @@ export interface MobileNav {
 /** Which of §2's account menus the desktop header shows. */
 export type AccountMenuKind = 'full' | 'japan' | 'alternative';
 
-/** Below this width (px) the desktop navigation hides and the mobile toggle shows (header.css). */
-export const DESKTOP_MIN_WIDTH = 960;
+/**
+ * Below this width (px) the desktop navigation hides and the mobile toggle shows (header.css). Issue
+ * 33: the navigation must fit on one line wherever it shows, and in French it needs 1024 px.
+ */
+export const DESKTOP_MIN_WIDTH = 1024;
 
 /** §9 "Menu resize handler delay". */
 export const MENU_RESIZE_DELAY_MS = 500;

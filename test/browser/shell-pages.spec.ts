@@ -55,6 +55,15 @@ describe('shell pages in Chromium: locales x themes', () => {
           .isVisible(),
       ).toBe(true);
       expect(await seriousViolations(page)).toEqual([]);
+      // Issue 33: the sites to continue to are link cards, not underlined, with a visible focus ring.
+      const card = page.locator('.continue-card').first();
+      await card.focus();
+      expect(
+        await card.evaluate((el) => {
+          const style = getComputedStyle(el);
+          return [style.textDecorationLine, style.outlineStyle, style.outlineWidth];
+        }),
+      ).toEqual(['none', 'solid', '3px']);
       // Hydrated: the account menu's button works.
       const account = page.locator('.site-header__account .site-header__dropdown-button');
       await account.click();

@@ -3,6 +3,7 @@ import { localizedPath } from '../../src/shared/routes';
 import { signOutHref } from '../shell/header/header-nav';
 import { Button } from '../ui/Button';
 import type { PageProps } from './page-props';
+import { countText } from './plural';
 
 /** The page data's landing, or an empty one (a page rendered without it shows what it can). */
 function landingOf(props: PageProps['data']['props']): LandingData {
@@ -17,6 +18,7 @@ function landingOf(props: PageProps['data']['props']): LandingData {
 /**
  * §2 /collection, the collector's account home (issue 16 item 4): who is signed in and their second
  * factors, their sessions, and the family's sites they can continue to, signed in, in their language.
+ * It shows the account, not a collection, and its heading says so (issue 33).
  */
 export function CollectionPage({ data, t }: PageProps) {
   const { account, sessionCount, continueTo } = landingOf(data.props);
@@ -65,7 +67,7 @@ export function CollectionPage({ data, t }: PageProps) {
 
       <section className="account-summary__block" aria-labelledby="sessions-title">
         <h2 id="sessions-title">{t('common.collection.sessionsTitle')}</h2>
-        <p>{t('common.collection.sessionCount', { count: String(sessionCount) })}</p>
+        <p>{countText(t, data.locale, 'common.collection.sessionCount', sessionCount)}</p>
         <div className="account-summary-actions">
           <Button href={localizedPath('sessions', data.locale)} variant="secondary">
             {t('common.sessions.manage')}
@@ -79,14 +81,19 @@ export function CollectionPage({ data, t }: PageProps) {
       {continueTo.length > 0 ? (
         <nav className="account-summary__block" aria-labelledby="continue-title">
           <h2 id="continue-title">{t('common.collection.continueTitle')}</h2>
-          <ul className="account-summary__list account-summary__sites">
+          {/* Issue 33: link cards, not underlined text in grey boxes; the arrow says "go there". */}
+          <ul className="account-summary__sites">
             {continueTo.map((link) => (
               <li key={link.brand}>
                 <a
+                  className="continue-card"
                   href={link.href}
                   aria-label={t('common.collection.continueLabel', { name: link.name })}
                 >
-                  {link.name}
+                  <span className="continue-card__name">{link.name}</span>
+                  <span className="continue-card__arrow" aria-hidden="true">
+                    →
+                  </span>
                 </a>
               </li>
             ))}

@@ -20,8 +20,10 @@ export interface JourneyFrameProps {
  * hydrated shell pages; it needs a small consent-only script from client/.
  */
 export function JourneyFrame({ frame, t, children }: JourneyFrameProps) {
+  // The theme the collector chose in the shell (§4 Other), on the frame: the stylesheets switch
+  // their colours on this class as the shell's do on <html>. Without one the page is light.
   return (
-    <div className="shell">
+    <div className={frame.theme ? `shell theme-${frame.theme}` : 'shell'}>
       <a className="skip-link" href="#main">
         {t('header.a11y.skipToMain')}
       </a>

@@ -20,6 +20,8 @@ import { EmbeddedIdp } from '../provider/embedded-idp';
 import { InteractionOutcome, InteractionService } from './interaction.service';
 import { ROUTES } from '../../shared/routes';
 import { RateLimited } from '../../rate-limit/rate-limit.guard';
+import { parseCookieHeader } from '../../cookies/cookie-header';
+import type { Theme } from '../../../views/shell/shell-data';
 
 /**
  * The sign-in steps of the embedded IdP (§4), one URL per oidc-provider interaction. GET shows the
@@ -44,7 +46,7 @@ export class InteractionController {
     @Res() res: Response,
   ): Promise<void> {
     const outcome = await this.interactions.show(uid, this.idp.interaction(req, res), (ui) =>
-      this.page(lang, ui),
+      this.page(lang, ui, req),
     );
     this.apply(res, outcome);
   }
@@ -62,12 +64,12 @@ export class InteractionController {
       uid,
       body ?? {},
       this.idp.interaction(req, res),
-      (ui) => this.page(lang, ui),
+      (ui) => this.page(lang, ui, req),
     );
     this.apply(res, outcome);
   }
 
-  private page(lang: unknown, uiLocales: string | undefined): PageContext {
+  private page(lang: unknown, uiLocales: string | undefined, req: Request): PageContext {
     const fromIdp = uiLocales?.split(' ').map(normalizeLocale).find(Boolean);
     const locale = resolveLocale({ lang: lang ?? fromIdp });
     const t = this.translators.for(locale);
@@ -77,6 +79,8 @@ export class InteractionController {
       termsUrl: legalAgreementUrl(this.config.services.cidRouter, locale),
       langQuery:
         typeof lang === 'string' && normalizeLocale(lang) ? `?lang=${normalizeLocale(lang)}` : '',
+      // §4 Other: the theme cookie, read as the shell reads it, so the steps look like the shell.
+      theme: parseCookieHeader(req.headers.cookie).theme === 'dark' ? 'dark' : 'light',
     };
   }
 
@@ -101,4 +105,6 @@ export interface PageContext {
   readonly termsUrl: string;
   /** Keeps an explicit ?lang= across the post/redirect/get hops. */
   readonly langQuery: string;
+  /** The collector's theme (the shell's theme cookie); light without one. */
+  readonly theme: Theme;
 }

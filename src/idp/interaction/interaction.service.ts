@@ -354,7 +354,10 @@ export class InteractionService {
       key === 'EnterNameInfo' && !values && account
         ? { givenName: account.givenName ?? '', familyName: account.familyName ?? '' }
         : undefined;
-    const frame = this.pages.frame(ctx.brand, ctx.locale, interactionPath(uid));
+    const frame = {
+      ...this.pages.frame(ctx.brand, ctx.locale, interactionPath(uid)),
+      theme: ctx.theme,
+    };
     const page = stepPage({
       stepKey: key,
       data,

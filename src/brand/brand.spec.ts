@@ -164,8 +164,8 @@ describe('brand configuration (§3)', () => {
           size: [LOGO_ARTWORK[logo].width, LOGO_ARTWORK[logo].height],
         });
       }
-    expect(logoBox('psa', 32)).toEqual({ width: 60, height: 32 });
-    expect(logoBox('collectors', 32)).toEqual({ width: 163, height: 32 });
+    expect(logoBox('psa', 32)).toEqual({ width: 46, height: 32 });
+    expect(logoBox('collectors', 32)).toEqual({ width: 151, height: 32 });
   });
 });
 

@@ -2,11 +2,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PROJECT_ROOT } from '../config/project-paths';
 import {
+  FAVICONS,
   LOGO_ARTWORK,
   LOGO_VARIANTS,
   LOGOS,
   type Logo,
   type LogoVariant,
+  faviconPath,
   logoPath,
 } from '../shared/brand';
 
@@ -143,4 +145,14 @@ describe('the §9 logo files (issue 33)', () => {
           });
     },
   );
+
+  it.each(FAVICONS)('favicon %s: drawn with the same letters, no text or fonts', (favicon) => {
+    const svg = fs.readFileSync(
+      path.join(PROJECT_ROOT, 'client/public', faviconPath(favicon).replace('/static/', '')),
+      'utf8',
+    );
+    expect(elementsOf(svg)[0]).toMatchObject({ name: 'svg', attrs: { viewBox: '0 0 64 64' } });
+    expect(svg).not.toMatch(/<text|font-family|href|url\(/);
+    expect(Buffer.byteLength(svg)).toBeLessThan(2048);
+  });
 });

@@ -85,18 +85,18 @@ export function logoPath(logo: Logo, variant: LogoVariant): string {
 }
 
 /**
- * Each logo's artwork size, its SVG's viewBox (both variants; brand.spec reads the files). The pages
+ * Each logo's artwork size, its SVG's viewBox (every variant; brand.spec reads the files). The pages
  * load logos lazily, after the first paint (issue 18 item 5), so every <img> carries its box: the
  * browser reserves the space before the file arrives and nothing moves when it does.
  */
 export const LOGO_ARTWORK: Readonly<
   Record<Logo, { readonly width: number; readonly height: number }>
 > = {
-  collectors: { width: 244, height: 48 },
-  pcgs: { width: 112, height: 48 },
-  psa: { width: 90, height: 48 },
-  psavault: { width: 222, height: 48 },
-  wata: { width: 112, height: 48 },
+  collectors: { width: 226, height: 48 },
+  pcgs: { width: 91, height: 48 },
+  psa: { width: 69, height: 48 },
+  psavault: { width: 163, height: 48 },
+  wata: { width: 93, height: 48 },
 };
 
 /** The `width` and `height` attributes of `logo` shown `height` CSS pixels high. */

@@ -89,17 +89,13 @@ describe('brand logos in both themes in Chromium (issue 33)', () => {
         await waitForHydration(page);
         const header = await logoSeen(page.locator('.site-header__logo img'));
         const footer = await logoSeen(page.locator('img.site-footer__logo'));
-        expect({ viewport, header, footer }).toEqual({
+        // Which brand each shows is header-brand.ts's business; the artwork is the theme's.
+        const artworkOf = (file: string) => /-([a-z]+)\.svg$/.exec(file)?.[1];
+        expect({
           viewport,
-          header: {
-            file: `/static/brand/logo-psa-${artwork(theme)}.svg`,
-            contrast: expect.any(Number),
-          },
-          footer: {
-            file: `/static/brand/logo-collectors-${artwork(theme)}.svg`,
-            contrast: expect.any(Number),
-          },
-        });
+          header: artworkOf(header.file),
+          footer: artworkOf(footer.file),
+        }).toEqual({ viewport, header: artwork(theme), footer: artwork(theme) });
         expect(header.contrast).toBeGreaterThanOrEqual(3);
         expect(footer.contrast).toBeGreaterThanOrEqual(3);
       }
@@ -113,7 +109,7 @@ describe('brand logos in both themes in Chromium (issue 33)', () => {
       const page = await open(errorPagePath('en-US'), theme);
       await waitForHydration(page);
       const logo = await logoSeen(page.locator('img.simple-site-header__logo'));
-      expect(logo.file).toBe(`/static/brand/logo-collectors-${artwork(theme)}.svg`);
+      expect(logo.file).toMatch(new RegExp(`^/static/brand/logo-[a-z]+-${artwork(theme)}\\.svg$`));
       expect(logo.contrast).toBeGreaterThanOrEqual(3);
     },
     TEST_TIMEOUT_MS,
@@ -144,7 +140,7 @@ describe('brand logos in both themes in Chromium (issue 33)', () => {
       const page = await open('/collection', 'light');
       await waitForHydration(page);
       const logo = page.locator('.site-header__logo img');
-      expect((await logoSeen(logo)).file).toBe('/static/brand/logo-psa-color.svg');
+      expect((await logoSeen(logo)).file).toMatch(/-color\.svg$/);
       await page.locator('.site-header__theme').click();
       await page.waitForFunction(() =>
         document
@@ -153,7 +149,7 @@ describe('brand logos in both themes in Chromium (issue 33)', () => {
           ?.endsWith('-white.svg'),
       );
       const dark = await logoSeen(logo);
-      expect(dark.file).toBe('/static/brand/logo-psa-white.svg');
+      expect(dark.file).toMatch(/-white\.svg$/);
       expect(dark.contrast).toBeGreaterThanOrEqual(3);
     },
     TEST_TIMEOUT_MS,

@@ -2,6 +2,7 @@ import { ROUTES } from '../shared/routes';
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { SessionRow } from '../../views/pages/SessionsPage';
+import { sessionTimeText } from '../../views/pages/session-time';
 import { BRAND_DEFINITIONS } from '../shared/brand-definitions';
 import type { Locale } from '../shared/locale';
 import { localeOfRequest } from '../locale/request-locale';
@@ -11,13 +12,12 @@ import { Sessions } from '../session/sessions';
 import { signedInPageOptions } from './shell-access';
 import { ShellDoor } from './shell-door';
 
-/** Dates as the page shows them: in the collector's language, in UTC (the server has no time zone of theirs). */
+/**
+ * The server's text of a session's time: it cannot know the collector's time zone, so it says UTC;
+ * the browser rewrites it in the collector's own zone once the page has hydrated (SessionsPage).
+ */
 function formatDate(iso: string, locale: Locale): string {
-  return `${new Intl.DateTimeFormat(locale, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  }).format(new Date(iso))} UTC`;
+  return sessionTimeText(iso, locale, { timeZone: 'UTC', sayZone: true });
 }
 
 /**

@@ -73,4 +73,28 @@ describe('the message pages in Chromium', () => {
     },
     TEST_TIMEOUT_MS,
   );
+
+  it(
+    'the signed-out landing (without script, so it stays) is a centred card like /unauthredirect',
+    async () => {
+      const context = await fixture.context({ context: { javaScriptEnabled: false } });
+      const page = await context.newPage();
+      await page.goto(`${fixture.shell.t.url}/unauthredirect?error=Unauthorized`);
+      const card = await page.$eval('main.signin-card', (el) => el.getBoundingClientRect().width);
+      await page.goto(`${fixture.shell.t.url}/handlelogoutredirect`);
+      const landing = await page.$eval('.signed-out', (el) => {
+        const box = el.getBoundingClientRect();
+        const style = getComputedStyle(el);
+        return {
+          width: box.width,
+          centreOffset: Math.abs(box.left + box.width / 2 - window.innerWidth / 2),
+          border: style.borderTopWidth,
+        };
+      });
+      expect(Math.abs(landing.width - card)).toBeLessThan(2);
+      expect(landing.centreOffset).toBeLessThan(2);
+      expect(landing.border).toBe('1px');
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

@@ -85,7 +85,12 @@ describe('shell pages in Chromium: locales x themes', () => {
       expect(await page.getAttribute('html', 'lang')).toBe(locale);
       await expectTheme(page, theme);
       expect(await page.locator('main h1').count()).toBe(1);
-      expect(await hydrationMutations(page)).toEqual([]);
+      // Hydration repaired nothing; after it, the browser rewrote the server's UTC times in its own
+      // time zone (issue 33), and nothing else.
+      const mutations = await hydrationMutations(page);
+      expect(
+        mutations.filter((m) => !/^characterData in #text\(.*\): text ".*UTC" -> /.test(m)),
+      ).toEqual([]);
       expect(await seriousViolations(page)).toEqual([]);
       expect(await watch.all()).toEqual([]);
       await close();

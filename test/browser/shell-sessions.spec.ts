@@ -1,8 +1,10 @@
 import type { Cookie } from 'playwright-core';
 import { signedInSession } from '../support/account-api';
 import {
+  PHONE,
   TEST_TIMEOUT_MS,
   cookiesFor,
+  hydrationMutations,
   seriousViolations,
   until,
   useShellBrowser,
@@ -62,6 +64,9 @@ describe('session management in Chromium', () => {
       // The other session (the only other row) has ended; this one goes on.
       expect(await live(other.cookie)).toBe(false);
       expect(await live(mine.cookie)).toBe(true);
+      // Nowhere else to sign out of now: the page says so, and 'Sign out everywhere' goes (issue 33).
+      await page.locator('.sessions-none').waitFor();
+      expect(await page.getByRole('button', { name: 'Sign out everywhere' }).count()).toBe(0);
       expect(await errors.all()).toEqual([]);
     },
     TEST_TIMEOUT_MS,
@@ -79,6 +84,67 @@ describe('session management in Chromium', () => {
       expect(await live(mine.cookie)).toBe(false);
       const jar = await context.cookies(fixture.shell.t.url);
       expect(jar.find((c) => c.name === 'sessionId')).toBeUndefined();
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    "signed in only here: it says so, and offers no 'Sign out everywhere'",
+    async () => {
+      const only = await signedIn();
+      const context = await fixture.context({ cookies: only.cookies });
+      const page = await context.newPage();
+      await page.goto(`${fixture.shell.t.url}/account/sessions`);
+      await waitForHydration(page);
+      expect(await page.locator('.session-item').count()).toBe(1);
+      expect(await page.textContent('.sessions-none')).toBe('You are not signed in anywhere else.');
+      expect(await page.getByRole('button', { name: 'Sign out everywhere' }).count()).toBe(0);
+      expect(await page.locator('.sessions-actions').count()).toBe(0);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it.each([
+    ['en-US', 'America/Los_Angeles'],
+    ['fr-CA', 'America/Toronto'],
+    ['ja-JP', 'Asia/Tokyo'],
+  ] as const)(
+    "%s in %s: the times are in the collector's zone and the locale's format, one line at 390 px",
+    async (locale, timezoneId) => {
+      const { cookies } = await signedIn();
+      const context = await fixture.context({ cookies, viewport: PHONE, context: { timezoneId } });
+      const page = await context.newPage();
+      const errors = watchPage(page);
+      await page.goto(`${fixture.shell.t.url}/account/sessions?lang=${locale}`);
+      await waitForHydration(page);
+      const times = await page.$$eval('.session-facts time', (elements) =>
+        elements.map((el) => ({
+          iso: el.getAttribute('datetime') ?? '',
+          text: el.textContent ?? '',
+          lines: el.getClientRects().length,
+        })),
+      );
+      expect(times.length).toBeGreaterThanOrEqual(2);
+      for (const time of times) {
+        // What a clock on the collector's wall says, the way their language writes it.
+        const expected = new Intl.DateTimeFormat(locale, {
+          month: 'short',
+          day: 'numeric',
+          hour: 'numeric',
+          minute: '2-digit',
+          timeZone: timezoneId,
+        }).format(new Date(time.iso));
+        // (Chromium's ICU and Node's may differ in the kind of space before AM/PM.)
+        expect(time.text.replace(/\s/g, ' ')).toBe(expected.replace(/\s/g, ' '));
+        expect(time.text).not.toContain('UTC');
+        expect(time.lines).toBe(1);
+      }
+      // Hydration kept the server's markup; only the times changed after it, to the local ones.
+      const mutations = await hydrationMutations(page);
+      expect(
+        mutations.filter((m) => !/^characterData in #text\(.*\): text ".*UTC" -> /.test(m)),
+      ).toEqual([]);
+      expect(await errors.all()).toEqual([]);
     },
     TEST_TIMEOUT_MS,
   );

@@ -1,12 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { renderToString } from 'react-dom/server';
-import { LOCALES_DIR } from '../../src/config/project-paths';
 import { LOCALES, type Locale } from '../../src/shared/locale';
 import type { LandingData } from '../../src/shared/landing';
 import { createTranslate } from '../../src/shared/translate';
 import { shellData } from '../../test/fixtures/header.fixtures';
 import { CollectionPage } from './CollectionPage';
+
+/** The locale files (views/ reads nothing of src/config: the dependency rules). */
+const LOCALES_DIR = path.join(__dirname, '..', '..', 'locales');
 
 const common = (locale: Locale) =>
   JSON.parse(fs.readFileSync(path.join(LOCALES_DIR, locale, 'common.json'), 'utf8')) as Record<

@@ -1,4 +1,5 @@
-import { useContext, useState } from 'react';
+import { useContext, useEffect, useState } from 'react';
+import type { Locale } from '../../src/shared/locale';
 import type { SessionSummary } from '../../src/shared/session-summary';
 import { ShellServicesContext } from '../shell/shell-services';
 import { useToasts } from '../shell/toasts/Toasts';
@@ -6,8 +7,12 @@ import type { Translate } from '../../src/shared/translate';
 import { Button } from '../ui/Button';
 import type { PageProps } from './page-props';
 import { signOutHref } from '../shell/header/header-nav';
+import { sessionTimeText } from './session-time';
 
-/** A row as the page shows it: the server formats the dates, so both sides render the same text. */
+/**
+ * A row as the page shows it. The server formats the dates in UTC (it cannot know the collector's
+ * zone), so that hydration renders the same text; the browser then shows them in its own zone.
+ */
 export interface SessionRow extends SessionSummary {
   readonly lastUsedText: string;
   readonly createdText: string;
@@ -21,6 +26,27 @@ function deviceText(row: SessionRow, t: Translate): string {
 }
 
 /**
+ * Issue 33: a session's time in the collector's own time zone. The first render (the server's, and
+ * hydration's) shows the server's UTC text, so hydration matches; after it, the browser's zone
+ * replaces it. Without JavaScript the UTC text stays, and says that it is UTC.
+ */
+function SessionTime({
+  iso,
+  serverText,
+  locale,
+}: {
+  readonly iso: string;
+  readonly serverText: string;
+  readonly locale: Locale;
+}) {
+  const [text, setText] = useState(serverText);
+  useEffect(() => {
+    setText(sessionTimeText(iso, locale));
+  }, [iso, locale]);
+  return <time dateTime={iso}>{text}</time>;
+}
+
+/**
  * Issue 7: the collector's active sessions (site, device, last use) with 'sign out this session' and
  * 'sign out everywhere'. Ending this session goes through the usual sign-out (cookies, IdP session).
  */
@@ -31,6 +57,9 @@ export function SessionsPage({ data, t }: PageProps) {
   const [rows, setRows] = useState<readonly SessionRow[]>(initial);
   const [busy, setBusy] = useState(false);
   const signOut = signOutHref(data.brand, data.locale);
+  const { locale } = data;
+  // Issue 33: "Sign out everywhere" only when there is somewhere else to sign out of.
+  const others = rows.filter((row) => !row.current).length;
 
   const endOne = async (row: SessionRow) => {
     if (row.current) {
@@ -79,13 +108,13 @@ export function SessionsPage({ data, t }: PageProps) {
               <div>
                 <dt>{t('common.sessions.lastUsed')}</dt>
                 <dd>
-                  <time dateTime={row.lastUsedAt}>{row.lastUsedText}</time>
+                  <SessionTime iso={row.lastUsedAt} serverText={row.lastUsedText} locale={locale} />
                 </dd>
               </div>
               <div>
                 <dt>{t('common.sessions.started')}</dt>
                 <dd>
-                  <time dateTime={row.createdAt}>{row.createdText}</time>
+                  <SessionTime iso={row.createdAt} serverText={row.createdText} locale={locale} />
                 </dd>
               </div>
             </dl>
@@ -108,12 +137,15 @@ export function SessionsPage({ data, t }: PageProps) {
           </li>
         ))}
       </ul>
-      {rows.length <= 1 ? <p>{t('common.sessions.noOthers')}</p> : null}
-      <div className="sessions-actions">
-        <Button destructive disabled={busy} onClick={() => void endEverywhere()}>
-          {t('common.sessions.signOutEverywhere')}
-        </Button>
-      </div>
+      {others === 0 ? (
+        <p className="sessions-none">{t('common.sessions.noOthers')}</p>
+      ) : (
+        <div className="sessions-actions">
+          <Button destructive disabled={busy} onClick={() => void endEverywhere()}>
+            {t('common.sessions.signOutEverywhere')}
+          </Button>
+        </div>
+      )}
     </section>
   );
 }

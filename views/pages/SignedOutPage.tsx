@@ -27,15 +27,16 @@ export function signedOutProps(
 
 /**
  * The logout landing, in the collector's language and the brand's look. It shows only for a moment
- * while the browser finishes the sign-out; without JavaScript, 'continue' goes on by hand.
+ * while the browser finishes the sign-out; without JavaScript, 'continue' goes on by hand. A centred
+ * card like the other message pages (issue 33).
  */
 export function SignedOutPage({ data, t }: PageProps) {
   const { target } = signedOutProps(data.props);
   return (
-    <section className="account-summary" aria-labelledby="signed-out-title">
+    <section className="signed-out" aria-labelledby="signed-out-title">
       <h1 id="signed-out-title">{t('common.signedOut.title')}</h1>
       <p>{t('common.signedOut.body')}</p>
-      <div className="account-summary-actions">
+      <div className="signed-out-actions">
         <Button href={target}>{t('common.signedOut.continue')}</Button>
       </div>
     </section>

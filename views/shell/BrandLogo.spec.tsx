@@ -4,7 +4,7 @@ import { shellData, translateFor } from '../../test/fixtures/header.fixtures';
 import { BrandLogo } from './BrandLogo';
 import { Footer } from './footer/Footer';
 import { FullHeader } from './header/FullHeader';
-import { FULL_HEADER_LOGO, simpleHeaderLogo } from './header/header-brand';
+import { brandLogo, simpleHeaderLogo } from './header/header-brand';
 import { SimpleHeader } from './header/SimpleHeader';
 import { ThemeContext } from './theme-context';
 
@@ -31,7 +31,7 @@ describe(BrandLogo.name, () => {
         simple: logoFiles(renderToString(<SimpleHeader data={data} t={t} />)),
         footer: logoFiles(renderToString(<Footer data={data} t={t} />)),
       }).toEqual({
-        full: [`logo-${FULL_HEADER_LOGO}-${variant}.svg`],
+        full: [`logo-${brandLogo('pcgs')}-${variant}.svg`],
         simple: [`logo-${simpleHeaderLogo('pcgs')}-${variant}.svg`],
         footer: [`logo-pcgs-${variant}.svg`],
       });

@@ -1,7 +1,7 @@
-import { BRAND_DEFINITIONS } from '../../../src/shared/brand-definitions';
 import type { Brand, Logo } from '../../../src/shared/brand';
 import type { AppEnv, ServiceBases } from '../../../src/shared/environment';
 import { localizeUrl, type Locale } from '../../../src/shared/locale';
+import { brandLogo } from '../header/header-brand';
 import type { ShellData } from '../shell-data';
 
 /** §2 Footer: the three variants. */
@@ -474,7 +474,8 @@ const LOGO_ALT_KEYS: Readonly<Record<Logo, string>> = {
 export function footerModel(data: FooterData, variant: FooterVariant = 'default'): FooterModel {
   const region = footerRegion(data.locale);
   const layout = FOOTER_LAYOUTS[region][variant];
-  const logo = BRAND_DEFINITIONS[data.brand].logo;
+  // Issue 33: the same brand mark as the page's header and favicon (one table, header-brand.ts).
+  const logo = brandLogo(data.brand);
   return {
     variant,
     sections: layout.grid.map((section) => ({

@@ -7,7 +7,7 @@ import type { ShellData } from '../shell-data';
 import { AccountMenu } from './AccountMenu';
 import { debounce } from './debounce';
 import { DesktopNav } from './DesktopNav';
-import { FULL_HEADER_LOGO } from './header-brand';
+import { brandLogo } from './header-brand';
 import {
   DESKTOP_MIN_WIDTH,
   MENU_RESIZE_DELAY_MS,
@@ -82,6 +82,8 @@ export function FullHeader({ data, t }: FullHeaderProps) {
   }, []);
 
   const signedIn = data.account?.isSignedIn === true;
+  // Issue 33: the session's brand, as in the footer and the favicon (header-brand.ts).
+  const logo = brandLogo(data.brand);
   return (
     <header className="site-header">
       <a className="site-header__skip" href="#main">
@@ -89,11 +91,7 @@ export function FullHeader({ data, t }: FullHeaderProps) {
       </a>
       <div className="site-header__bar">
         <a className="site-header__logo" href={homeHref(data)}>
-          <BrandLogo
-            logo={FULL_HEADER_LOGO}
-            alt={t(`header.logoAlt.${FULL_HEADER_LOGO}`)}
-            theme={data.theme}
-          />
+          <BrandLogo logo={logo} alt={t(`header.logoAlt.${logo}`)} theme={data.theme} />
         </a>
         <div className="site-header__actions">
           <Button href={submit.href} size="md" className="site-header__submit">
@@ -146,6 +144,7 @@ export function FullHeader({ data, t }: FullHeaderProps) {
         onToggleSection={toggleMobileSection}
         onEscape={escapeMobile}
         signIn={signedIn ? undefined : signIn}
+        submit={submit}
       />
     </header>
   );

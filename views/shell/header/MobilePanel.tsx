@@ -1,5 +1,6 @@
 import type { KeyboardEvent } from 'react';
 import type { Translate } from '../../../src/shared/translate';
+import { Button } from '../../ui/Button';
 import type { MobileNav, NavLink } from './header-nav';
 import { ChevronIcon } from './icons';
 import { NavLinkItem } from './NavLinkItem';
@@ -21,6 +22,11 @@ export interface MobilePanelProps {
   readonly onEscape: () => void;
   /** Shown in the account section when nobody is signed in (then there are no account entries). */
   readonly signIn?: NavLink;
+  /**
+   * The start-submission button, first in the panel: on a phone the header bar has no room for it on
+   * one line (issue 33), so header.css shows it here below 640 px and in the bar above.
+   */
+  readonly submit?: NavLink;
 }
 
 function LinkList({
@@ -68,6 +74,11 @@ export function MobilePanel(props: MobilePanelProps) {
       {/* A closed panel holds nothing: its links are drawn when it opens (fewer bytes on every page). */}
       {open ? (
         <>
+          {props.submit ? (
+            <Button href={props.submit.href} size="md" className="site-header__mobile-submit">
+              {t(props.submit.label)}
+            </Button>
+          ) : null}
           <nav aria-label={t('header.a11y.mobileNavigation')}>
             <ul className="site-header__mobile-sections">
               {nav.sections.map((item) => {

@@ -1,9 +1,12 @@
 import type { Brand, Favicon, Logo } from '../../../src/shared/brand';
 
 /**
- * §2 simple header: "the brand logo (collectors/grading or coin grading)". The grading brands (PSA and
- * its Japan and mobile variants) show the PSA logo, the coin grading brands (pcgs*) the PCGS logo, and
- * every other brand, the collectors family's default, the Collectors logo.
+ * The brand mark of every page a collector sees (§2: the full header's "logo linking to the brand
+ * home", the simple header's "brand logo (collectors/grading or coin grading)", the footer's logo and
+ * the favicon). The grading brands (PSA and its Japan and mobile variants) show the PSA logo, the coin
+ * grading brands (pcgs*) the PCGS logo, and every other brand, the collectors family's default, the
+ * Collectors logo. Issue 33: one table for all of them, so the header and the footer of a page never
+ * show two brands (the full header showed PSA for every brand while the footer showed the session's).
  */
 export const SIMPLE_HEADER_LOGO = {
   collectors: 'collectors',
@@ -32,6 +35,9 @@ export function simpleHeaderLogo(brand: Brand): SimpleHeaderLogo {
   return SIMPLE_HEADER_LOGO[brand];
 }
 
+/** The logo of the full header and of the footer: the same brand mark as the simple header's. */
+export const brandLogo = simpleHeaderLogo;
+
 /**
  * §2 "Favicons are chosen by brand", issue 14 item 3: the tab shows the same brand as the page's
  * logo, grading (PSA) for psa, psajapan and psamobile, coin grading (PCGS) for the pcgs brands and
@@ -47,6 +53,3 @@ const FAVICON_OF_LOGO = {
 export function brandFavicon(brand: Brand): Favicon {
   return FAVICON_OF_LOGO[simpleHeaderLogo(brand)];
 }
-
-/** The full header is the grading brand's site header (§1), whatever brand the collector came from. */
-export const FULL_HEADER_LOGO: Logo = 'psa';

@@ -3,7 +3,8 @@ import type { ServiceBases } from '../../../src/shared/environment';
 import { DEFAULT_LOCALE, localizeUrl, type Locale } from '../../../src/shared/locale';
 import { SOCIAL_NETWORKS, socialHref, type SocialNetwork } from '../footer/footer-links';
 import type { ShellData } from '../shell-data';
-import { servicePath } from '../../../src/shared/routes';
+import { localizedPath, servicePath } from '../../../src/shared/routes';
+import { brandLogo } from './header-brand';
 
 /**
  * The full header's navigation as data (§2 "Headers"). The spec names the entries and their order but
@@ -474,8 +475,14 @@ export function startSubmissionLink(data: NavData): NavLink {
   });
 }
 
-/** The full header is the grading brand's header (§1): its logo goes to the grading site's home. */
+/**
+ * §2 "A logo linking to the brand home" (the logo is the session's brand, header-brand.ts): the PSA
+ * logo goes to the grading site's home (the Japanese site's for ja-JP). The collectors brand's home is
+ * this service (its brand table row says `self`): the account page in the collector's language. The
+ * PCGS site is not among the configured services (§1), so its logo goes there too.
+ */
 export function homeHref(data: NavData): string {
+  if (brandLogo(data.brand) !== 'psa') return localizedPath('collection', data.locale);
   return siteHref(data.services, siteOf(data), '/', data.locale);
 }
 

@@ -1,7 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { renderToString } from 'react-dom/server';
-import { LOCALES_DIR } from '../../../src/config/project-paths';
 import { LOCALES, type Locale } from '../../../src/shared/locale';
 import { createTranslate } from '../../../src/shared/translate';
 import { shellData } from '../../../test/fixtures/header.fixtures';
@@ -17,6 +16,9 @@ import { MobilePanel } from './MobilePanel';
  * (the same sign-in and sign-out words as the pages' own buttons), a settings menu titled "Menu"
  * as §2 names it, and no `{placeholder}` left in any label.
  */
+
+/** The repository's locales/ folder (views read no server configuration, even in their specs). */
+const LOCALES_DIR = path.join(__dirname, '..', '..', '..', 'locales');
 
 const load = (locale: Locale, namespace: string): Record<string, unknown> =>
   JSON.parse(

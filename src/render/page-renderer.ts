@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createElement, type ReactElement } from 'react';
 import { MessagePage } from '../../views/MessagePage';
 import { brandFavicon } from '../../views/shell/header/header-brand';
-import type { PageFrameData } from '../../views/shell/shell-data';
+import type { PageFrameData, Theme } from '../../views/shell/shell-data';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { Translate } from '../shared/translate';
 import { Brand, faviconPath } from '../shared/brand';
@@ -25,6 +25,8 @@ export interface MessageContent {
   readonly documentTitle?: string;
   /** This page's path, for the footer's current-page marks; `/` when not given. */
   readonly currentPath?: string;
+  /** The collector's theme (the shell's theme cookie, §4 Other); light when not given. */
+  readonly theme?: Theme;
 }
 
 /**
@@ -65,12 +67,15 @@ export class PageRenderer {
 
   /**
    * The document around a framed page: its language, title and the brand's favicon; its styles inline
-   * under a fresh nonce, and the policy that allows them (no scripts: the page has none).
+   * under a fresh nonce, and the policy that allows them (no scripts: the page has none). The theme
+   * class goes on <html>, as on the shell's pages (§4 Other): the frame's own class colours only the
+   * frame, and the canvas around it, overscroll and the scrollbar follow the root element's.
    */
   framed(frame: PageFrameData, title: string, body: ReactElement): FramedPage {
     const nonce = pooledRandomBytes(16).toString('base64');
     const html = renderPage(body, {
       lang: frame.locale,
+      htmlClass: `theme-${frame.theme ?? 'light'}`,
       title,
       faviconHref: faviconPath(brandFavicon(frame.brand)),
       criticalCss: { css: this.css, nonce },
@@ -80,7 +85,10 @@ export class PageRenderer {
 
   message(locale: Locale, brand: Brand, content: MessageContent): FramedPage {
     const t = this.translator(locale);
-    const frame = this.frame(brand, locale, content.currentPath ?? '/');
+    const frame = {
+      ...this.frame(brand, locale, content.currentPath ?? '/'),
+      ...(content.theme ? { theme: content.theme } : {}),
+    };
     return this.framed(
       frame,
       content.documentTitle ?? content.title,

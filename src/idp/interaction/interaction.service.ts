@@ -210,6 +210,7 @@ export class InteractionService {
       message: t('common.signin.errors.interactionExpired'),
       alert: true,
       currentPath: interactionPath(uid),
+      theme: ctx.theme,
     });
     return { kind: 'page', status: 400, ...page };
   }

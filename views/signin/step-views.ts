@@ -70,14 +70,11 @@ const code: FieldView = {
   maxLength: 6,
 };
 const submit = (label = 'continue'): ActionView => ({ action: 'submit', label, kind: 'primary' });
-const back: ActionView = { action: 'back', label: 'back', kind: 'link', formNoValidate: true };
-/** Back one step inside the second-factor set-up (the flow's BACK from those states). */
-const previous: ActionView = {
-  action: 'back',
-  label: 'previous',
-  kind: 'link',
-  formNoValidate: true,
-};
+/**
+ * The flow's BACK. Its label here is the plain "Back"; the page names where it leads instead
+ * (backLabel), since that is the flow's to say: from a second factor it depends on the account.
+ */
+const back: ActionView = { action: 'back', label: 'previous', kind: 'link', formNoValidate: true };
 const resend: ActionView = {
   action: 'resend',
   label: 'resend',
@@ -128,19 +125,19 @@ export const STEP_VIEWS: Readonly<Record<string, StepView>> = {
   },
   'SetupMfa.VerifyCurrentFactor': {
     fields: [code],
-    actions: [submit('verify'), resendFactorCode, previous],
+    actions: [submit('verify'), resendFactorCode, back],
   },
   'SetupMfa.ChooseVerifyFactor': {
     fields: [{ name: 'factor', type: 'radio', required: true, options: ['totp', 'email', 'sms'] }],
-    actions: [submit(), previous],
+    actions: [submit(), back],
   },
   'SetupMfa.SetupPhone': {
     fields: [{ name: 'phone', type: 'tel', autocomplete: 'tel', required: true, maxLength: 16 }],
-    actions: [submit('sendCode'), previous],
+    actions: [submit('sendCode'), back],
   },
   'SetupMfa.VerifyNewFactor': {
     fields: [code],
-    actions: [submit('verify'), resendFactorCode, previous],
+    actions: [submit('verify'), resendFactorCode, back],
     content: 'totp-qr',
   },
   'SetupMfa.Success': { fields: [], actions: [submit()], content: 'success' },
@@ -171,14 +168,37 @@ export const STEP_VIEWS: Readonly<Record<string, StepView>> = {
 };
 
 /**
+ * The label of the back action by the step it leads to (issue 33): "Use a different email" only
+ * where the collector returns to the email step, "Verify another way" where they return to the
+ * choice of second factor, and "Back" for the step before (the password, the recovery or unlock
+ * email, the set-up's previous step).
+ */
+const BACK_LABELS: Readonly<Record<string, string>> = {
+  EmailCheck: 'useDifferentEmail',
+  ChooseVerifyFactor: 'verifyAnotherWay',
+};
+
+export function backLabel(to: string): string {
+  return BACK_LABELS[to] ?? 'previous';
+}
+
+/**
  * The actions a step offers for the second factor in use: the table's, less "Send a new code" where
  * the factor sends no code (an authenticator app, or none chosen). The page shows exactly these, and
- * the interaction accepts only these.
+ * the interaction accepts only these. With `backTo`, the step the flow's BACK leads to from here,
+ * the back action is labelled with where it goes (backLabel).
  */
 export function offeredActions(
   view: StepView,
   factor: 'totp' | 'email' | 'sms' | undefined,
+  backTo?: string,
 ): readonly ActionView[] {
   const sendsCodes = factor === 'email' || factor === 'sms';
-  return view.actions.filter((action) => !action.sentCodesOnly || sendsCodes);
+  return view.actions
+    .filter((action) => !action.sentCodesOnly || sendsCodes)
+    .map((action) =>
+      action.action === 'back' && backTo !== undefined
+        ? { ...action, label: backLabel(backTo) }
+        : action,
+    );
 }

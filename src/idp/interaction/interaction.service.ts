@@ -359,6 +359,9 @@ export class InteractionService {
       ...this.pages.frame(ctx.brand, ctx.locale, interactionPath(uid)),
       theme: ctx.theme,
     };
+    // Where "back" leads, as the flow will take it (from a second factor: the choice of factor or the
+    // email, by how many the account has), so that its label says so.
+    const back = transition(state, { type: 'BACK' }, await this.context(data));
     const page = stepPage({
       stepKey: key,
       data,
@@ -370,6 +373,7 @@ export class InteractionService {
       ...(values ? { values } : names ? { values: names } : {}),
       ...(verified ? { options: { factor: verified } } : {}),
       ...(displayName ? { displayName } : {}),
+      ...(back.ok ? { backTo: stateKey(back.state) } : {}),
     });
     return this.pages.framed(frame, page.title, page.body);
   }

@@ -20,6 +20,8 @@ export interface StepPageInput {
   /** Radio options narrowed by the flow, e.g. the account's verified factors. */
   readonly options?: SigninStepProps['options'];
   readonly displayName?: string;
+  /** The step the flow's BACK leads to from here, which names the back action (backLabel). */
+  readonly backTo?: string;
 }
 
 /**
@@ -95,7 +97,7 @@ export function stepPage(input: StepPageInput): StepPage {
   const title = t(`common.signin.steps.${input.stepKey}.title`);
   const body = createElement(SigninStep, {
     stepKey: input.stepKey,
-    view: { ...view, actions: offeredActions(view, data.factor) },
+    view: { ...view, actions: offeredActions(view, data.factor, input.backTo) },
     t,
     formAction: input.formAction,
     csrfToken: data.csrf,

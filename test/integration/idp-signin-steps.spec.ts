@@ -515,7 +515,11 @@ describe('embedded IdP sign-in steps over HTTP', () => {
             status: 400,
             step: 'EnterPassword',
             locale: 'fr-CA',
-            message: error('wrongPassword', 'fr-CA', { attemptsLeft }),
+            // The singular form for the last attempt ("Il vous reste 1 tentative"), as French
+            // counts 1; the plural form for more.
+            message: error(attemptsLeft === 1 ? 'wrongPasswordOne' : 'wrongPassword', 'fr-CA', {
+              attemptsLeft,
+            }),
           });
         }
         const locked = await app.idp.next(browser, page, { password: 'Wrong-passw0rd!0' });

@@ -7,14 +7,13 @@
 // It installs Debian's packages when they are missing and we may (root with apt-get); otherwise it
 // stops with a message that says what to install. Tests are never skipped for a missing program:
 // a browser spec that still finds no Chromium fails with the same advice (test/support/chromium.ts).
-// Fonts: the browser specs need one (with none, text has no width and a third of them fail), and
-// Chromium's hard dependencies bring one even with --no-install-recommends: libfontconfig1 ->
-// fontconfig-config -> fonts-dejavu-core (first of its alternatives). DejaVu alone passes every
-// browser spec, ja-JP included (axe reads colours and sizes from CSS, not glyphs), so no font package
-// is listed. Only writing the README screenshots (SCREENSHOTS=1) needs a Japanese font
-// (fonts-noto-cjk), and that spec stops by itself when there is none.
+// Fonts: Chromium's hard dependencies bring a Latin one even with --no-install-recommends
+// (libfontconfig1 -> fontconfig-config -> fonts-dejavu-core). Japanese needs its own: without one,
+// ja-JP pages draw boxes, and the screenshot baselines (test/browser/visual-*.spec.ts, issue 33
+// item 3) were taken with Debian's Noto CJK, the font the pages' Japanese stack falls back to here.
 'use strict';
 const { execFileSync, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
 
 /** program on PATH -> Debian package that provides it */
 const REQUIRED = [
@@ -35,6 +34,12 @@ const REQUIRED = [
     pkg: 'chromium',
     why: 'browser specs (test/browser): pages, sign-in steps, accessibility, screenshots',
   },
+  {
+    program: 'a Japanese font (Noto Sans CJK)',
+    pkg: 'fonts-noto-cjk',
+    why: 'the ja-JP pages in Chromium and their screenshot baselines',
+    present: () => fs.existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'),
+  },
 ];
 
 /** Whether `program` is on PATH. /bin/sh by its absolute path: PATH may not lead to a shell. */
@@ -42,7 +47,12 @@ function has(program) {
   return spawnSync('/bin/sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
 }
 
-const missing = REQUIRED.filter((r) => !has(r.program));
+/** Whether a requirement is met: its own check, else its program on PATH. */
+function isPresent(requirement) {
+  return requirement.present ? requirement.present() : has(requirement.program);
+}
+
+const missing = REQUIRED.filter((r) => !isPresent(r));
 if (missing.length > 0) installMissing(missing);
 node24();
 
@@ -91,7 +101,7 @@ function installMissing(missing) {
     );
     process.exit(1);
   }
-  const still = missing.filter((m) => !has(m.program));
+  const still = missing.filter((m) => !isPresent(m));
   if (still.length > 0) {
     process.stderr.write(
       `Installed, but still not on PATH: ${still.map((m) => m.program).join(', ')}\n`,

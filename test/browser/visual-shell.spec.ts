@@ -1,0 +1,141 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { Browser } from '../support/browser';
+import { locationOf, signInVia } from '../support/signin-journey';
+import {
+  TEST_TIMEOUT_MS,
+  errorPagePath,
+  useShellBrowser,
+  waitForHydration,
+} from '../support/shell-browser';
+import {
+  VISUAL_LOCALES,
+  VISUAL_THEMES,
+  VISUAL_WIDTHS,
+  type VisualLocale,
+  layoutProblems,
+  matchesBaseline,
+  shotName,
+} from '../support/visual';
+
+/**
+ * Issue 33 item 3, the shell's half: each page a collector sees outside the sign-in steps (the
+ * landing, the sessions page, /unauthredirect, the error page, the signed-out landing, the consent
+ * dialog and the page that asks before a cross-site `t` signs in) in en-US, fr-CA and ja-JP, at 390
+ * and 1280 px, light and dark: compared with its baseline and checked by the layout rules
+ * (test/support/visual.ts). Each page is loaded afresh at each width, as a phone or a desktop would.
+ */
+const fixture = useShellBrowser();
+
+/** The language prefix of the §2 locale path rule (none for en-US). */
+const prefix = (locale: VisualLocale) => (locale === 'en-US' ? '' : `/${locale}`);
+const lang = (locale: VisualLocale) => (locale === 'en-US' ? '' : `lang=${locale}`);
+
+interface Screen {
+  readonly name: string;
+  readonly signedIn: boolean;
+  /** Where to go, for a locale. */
+  readonly path: (locale: VisualLocale) => string;
+  /** Any step after loading (opening a dialog), before the picture. */
+  readonly then?: (page: Page) => Promise<void>;
+  /** Parts that change from run to run. */
+  readonly volatile?: (page: Page) => ReturnType<Page['locator']>[];
+}
+
+/** The copyright line carries the current year. */
+const year = (page: Page) => [page.locator('footer').getByText(/©/)];
+
+let token = '';
+const SCREENS: readonly Screen[] = [
+  { name: 'collection', signedIn: true, path: (l) => `${prefix(l)}/collection`, volatile: year },
+  {
+    name: 'sessions',
+    signedIn: true,
+    path: (l) => `${prefix(l)}/account/sessions`,
+    volatile: (page) => [...year(page), page.locator('time')],
+  },
+  {
+    name: 'unauthredirect',
+    signedIn: false,
+    path: (l) => `${prefix(l)}/unauthredirect?error=Unauthorized`,
+    volatile: year,
+  },
+  {
+    name: 'error',
+    signedIn: false,
+    path: (l) => errorPagePath(l),
+    // The reference is the request's own id.
+    volatile: (page) => [...year(page), page.locator('.correlation-id')],
+  },
+  {
+    name: 'signed-out',
+    signedIn: false,
+    path: (l) => `/handlelogoutredirect?b=collectors${lang(l) ? `&${lang(l)}` : ''}`,
+    volatile: year,
+  },
+  {
+    name: 'consent',
+    signedIn: true,
+    path: (l) => `${prefix(l)}/collection`,
+    then: async (page) => {
+      // "Your privacy choices", or the Japanese footer's cookie settings (§2).
+      await page.locator('footer [data-consent-open]').first().click();
+      await page.locator('#cc-main .pm[role="dialog"]').waitFor({ state: 'visible' });
+    },
+    volatile: year,
+  },
+  {
+    name: 'continue',
+    signedIn: false,
+    // Opened from nowhere (Sec-Fetch-Site: none): the service asks before `t` signs this browser in.
+    path: (l) => `/signin?b=psa&t=${encodeURIComponent(token)}${lang(l) ? `&${lang(l)}` : ''}`,
+    volatile: year,
+  },
+];
+
+beforeAll(async () => {
+  // The `t` PSA would receive for another collector (japan@example.com), so the landing's own
+  // collector keeps exactly one session.
+  const { landing } = await signInVia(fixture.shell.t, new Browser(), 'b=psa', {
+    email: 'japan@example.com',
+  });
+  token = locationOf(landing).searchParams.get('t') ?? '';
+  expect(token).not.toBe('');
+}, TEST_TIMEOUT_MS);
+
+describe.each(VISUAL_LOCALES)('what a collector sees in %s', (locale) => {
+  it.each(VISUAL_THEMES)(
+    'every shell page, at both widths, in the %s theme, matches its baseline and the layout rules',
+    async (theme) => {
+      const problems: string[] = [];
+      const contexts = new Map<boolean, BrowserContext>();
+      for (const screen of SCREENS) {
+        let context = contexts.get(screen.signedIn);
+        if (!context) {
+          context = await fixture.context({
+            theme,
+            cookies: screen.signedIn ? fixture.cookies : [],
+            context: { timezoneId: 'America/Toronto' },
+          });
+          contexts.set(screen.signedIn, context);
+        }
+        const page = await context.newPage();
+        for (const { name: width, viewport } of VISUAL_WIDTHS) {
+          await page.setViewportSize(viewport);
+          await page.goto(`${fixture.shell.t.url}${screen.path(locale)}`);
+          // Pages that load the browser bundle are pictured once hydrated; the others as served.
+          if (await page.locator('script[src*="/static/app/"]').count())
+            await waitForHydration(page);
+          await page.evaluate(() => document.fonts.ready);
+          await screen.then?.(page);
+          const name = shotName(screen.name, locale, width, theme);
+          for (const problem of await layoutProblems(page)) problems.push(`${name}: ${problem}`);
+          const mismatch = await matchesBaseline(page, name, screen.volatile?.(page));
+          if (mismatch) problems.push(mismatch);
+        }
+        await page.close();
+      }
+      expect(problems).toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});

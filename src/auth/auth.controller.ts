@@ -1,3 +1,4 @@
+import { themeOfRequest } from '../render/request-theme';
 import {
   Body,
   Controller,
@@ -105,7 +106,7 @@ export class AuthController {
       ...(sessionBinding ? { binding: sessionBinding } : {}),
     });
     if ('redirect' in outcome) this.send(res, outcome);
-    else this.pendingStep(res, outcome);
+    else this.pendingStep(req, res, outcome);
   }
 
   /**
@@ -138,16 +139,15 @@ export class AuthController {
   }
 
   /** Issue 14 item 10: the step is still pending after a trip to the IdP for it; no second trip. */
-  private pendingStep(res: Response, page: PendingStepPage): void {
+  private pendingStep(req: Request, res: Response, page: PendingStepPage): void {
     this.logger.warn(
       { event: 'pending-step-unresolved', brand: page.brand, step: page.step },
       'a pending step is still pending after the IdP was asked for it: showing the page',
     );
-    const framed = this.pages.message(
-      page.locale,
-      page.brand,
-      pendingStepContent(page, this.pages.translator(page.locale)),
-    );
+    const framed = this.pages.message(page.locale, page.brand, {
+      ...pendingStepContent(page, this.pages.translator(page.locale)),
+      theme: themeOfRequest(req),
+    });
     sendPage(res, 200, framed);
   }
 

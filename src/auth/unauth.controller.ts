@@ -1,3 +1,4 @@
+import { themeOfRequest } from '../render/request-theme';
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { LocalizedRequest } from '../locale/locale-path.middleware';
@@ -34,6 +35,7 @@ export class UnauthController {
       message: t(`common.unauth.${error}`),
       action: { href: again, label: t('common.unauth.signInAgain') },
       alert: true,
+      theme: themeOfRequest(req),
     });
     // A page the collector lands on, not a challenge: 200 (issue 16 item 6). A 401 would need a
     // WWW-Authenticate challenge (RFC 9110 §15.5.2) that no browser could answer here.

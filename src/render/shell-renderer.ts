@@ -1,3 +1,4 @@
+import { themeOfRequest } from './request-theme';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { I18nService } from 'nestjs-i18n';
@@ -11,7 +12,6 @@ import { brandFavicon } from '../../views/shell/header/header-brand';
 import { createTranslate } from '../shared/translate';
 import { Brand, DEFAULT_BRAND, faviconPath } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { parseCookieHeader } from '../cookies/cookie-header';
 import { NAMESPACES, type Locale } from '../shared/locale';
 import { localeOfRequest } from '../locale/request-locale';
 import { sameOriginPath } from '../shared/routes';
@@ -93,7 +93,7 @@ export class ShellRenderer {
 
   data(req: Request, options: ShellPageOptions): ShellData {
     const locale = options.locale ?? localeOfRequest(req);
-    const theme = parseCookieHeader(req.headers.cookie).theme === 'dark' ? 'dark' : 'light';
+    const theme = themeOfRequest(req);
     return {
       page: options.page,
       locale,

@@ -1,3 +1,4 @@
+import { themeOfRequest } from '../render/request-theme';
 import { Controller, Get, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ResponseCookies } from '../cookies/response-cookies';
@@ -60,6 +61,7 @@ export class TokenSigninController {
       secondary: { href: offer.target, label: t('common.tokenSignin.decline') },
       alert: false,
       currentPath: ROUTES.tokenSignin,
+      theme: themeOfRequest(req),
     });
     for (const [name, value] of Object.entries(HANDOFF_HEADERS)) res.setHeader(name, value);
     sendPage(res, 200, page);

@@ -5,6 +5,8 @@ import {
   newShellContext,
   startShellBrowser,
 } from '../support/shell-browser';
+import { Browser } from '../support/browser';
+import { locationOf, signInVia } from '../support/signin-journey';
 
 /** The relative luminance of a computed rgb() colour (WCAG 2.x). */
 function luminance(rgb: string): number {
@@ -19,7 +21,8 @@ function luminance(rgb: string): number {
  * Issue 33: the embedded IdP's pages follow the shell's theme cookie (§4 Other) on the whole page, not
  * just inside the frame: <html> carries the theme's class as on the shell's pages, so the canvas
  * around the frame, the body and the scrollbar (the root's color-scheme) are dark with theme=dark and
- * light without the cookie. A sign-in step and the IdP's message page (an expired sign-in) alike.
+ * light without the cookie. A sign-in step, the IdP's message page (an expired sign-in) and error
+ * page, and the service's own message pages alike.
  */
 describe('the theme of the IdP pages’ whole document (issue 33)', () => {
   let shell: ShellBrowser;
@@ -64,6 +67,24 @@ describe('the theme of the IdP pages’ whole document (issue 33)', () => {
       const response = await page.goto(`${shell.t.url}/idp/signin/no-such-interaction`);
       expect(response?.status()).toBe(400);
       expect(await page.locator('[role="alert"]').count()).toBe(1);
+    },
+    '/unauthredirect (a message page of the service)': async (page: Page) => {
+      await page.goto(`${shell.t.url}/unauthredirect?error=Unauthorized&b=psa`);
+      expect(await page.locator('.message-action').count()).toBe(1);
+    },
+    'the page that asks before a `t` signs in': async (page: Page) => {
+      const { landing } = await signInVia(shell.t, new Browser(), 'b=psa');
+      const t = locationOf(landing).searchParams.get('t') ?? '';
+      // Opened from nowhere (Sec-Fetch-Site: none): the service asks first.
+      await page.goto(`${shell.t.url}/signin?b=psa&t=${encodeURIComponent(t)}`);
+      expect(new URL(page.url()).pathname).toBe('/signin/continue');
+    },
+    "the IdP's own error page": async (page: Page) => {
+      const response = await page.goto(
+        `${shell.t.url}/oauth2/default/v1/authorize?client_id=no-such-client&response_type=code`,
+      );
+      expect(response?.status()).toBeGreaterThanOrEqual(400);
+      expect(await page.locator('h1').count()).toBe(1);
     },
   } as const;
 

@@ -1,3 +1,4 @@
+import { themeOfRequest } from '../../render/request-theme';
 import {
   Body,
   Controller,
@@ -20,7 +21,6 @@ import { EmbeddedIdp } from '../provider/embedded-idp';
 import { InteractionOutcome, InteractionService } from './interaction.service';
 import { ROUTES } from '../../shared/routes';
 import { RateLimited } from '../../rate-limit/rate-limit.guard';
-import { parseCookieHeader } from '../../cookies/cookie-header';
 import type { Theme } from '../../../views/shell/shell-data';
 
 /**
@@ -80,7 +80,7 @@ export class InteractionController {
       langQuery:
         typeof lang === 'string' && normalizeLocale(lang) ? `?lang=${normalizeLocale(lang)}` : '',
       // §4 Other: the theme cookie, read as the shell reads it, so the steps look like the shell.
-      theme: parseCookieHeader(req.headers.cookie).theme === 'dark' ? 'dark' : 'light',
+      theme: themeOfRequest(req),
     };
   }
 

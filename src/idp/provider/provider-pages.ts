@@ -1,3 +1,4 @@
+import { themeOfRequest } from '../../render/request-theme';
 import { pooledRandomBytes } from '../../common/random-bytes';
 import { createElement } from 'react';
 import type { KoaContextWithOIDC } from 'oidc-provider';
@@ -43,7 +44,10 @@ export function providerPages(
       const locale = journeyLocale(params);
       const t = pages.translator(locale);
       const advice = t(outage ? 'common.idp.adviceOutage' : 'common.idp.adviceRetry');
-      const frame = pages.frame(journeyBrand(params), locale, ctx.path ?? '/');
+      const frame = {
+        ...pages.frame(journeyBrand(params), locale, ctx.path ?? '/'),
+        theme: themeOfRequest(ctx.req),
+      };
       const page = pages.framed(
         frame,
         t('common.idp.errorDocumentTitle'),

@@ -22,6 +22,8 @@ import { AppLogger } from '../logging/app-logger';
 import { redactCallerUrl } from '../logging/redaction';
 import type { RedirectOutcome } from '../http/outcome';
 import { ROUTES } from '../shared/routes';
+import { DEFAULT_BRAND } from '../shared/brand';
+import { localeOfRequest } from '../locale/request-locale';
 import { ShellRenderer } from '../render/shell-renderer';
 import { PageRenderer } from '../render/page-renderer';
 import { sendPage } from '../render/send-page';
@@ -209,7 +211,11 @@ export class AuthController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const landing = await this.signout.landed(parseLogoutLanding(raw).state);
+    const query = parseLogoutLanding(raw);
+    const landing = await this.signout.landed(query.state, {
+      brand: query.brand ?? DEFAULT_BRAND,
+      locale: localeOfRequest(req),
+    });
     const props: SignedOutProps = {
       target: landing.target,
       signedOut: landing.signedOut,

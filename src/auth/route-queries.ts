@@ -47,10 +47,11 @@ function carriedQuery(raw: RawQuery): Record<string, string> {
   return out;
 }
 
-/** /handlelogoutredirect: the state of our own logout round trip. */
-export function parseLogoutLanding(raw: RawQuery): { state?: string } {
+/** /handlelogoutredirect: the state of our own logout round trip, and `b` for a visit without one. */
+export function parseLogoutLanding(raw: RawQuery): { state?: string; brand?: Brand } {
   const state = text(raw.state);
-  return state ? { state } : {};
+  const brand = parseBrandParam(raw.b);
+  return { ...(state ? { state } : {}), ...(brand.ok ? { brand: brand.brand } : {}) };
 }
 
 /** /handlebrandtokenredirect without code/state/error: a brand asks for its own code flow. */

@@ -107,13 +107,26 @@ export class SignoutService {
    * /handlelogoutredirect: where the browser goes on to (the validated return URL, or the sign-in page
    * of the brand with the carried query), in the language the sign-out was asked in.
    */
-  async landed(state: string | undefined): Promise<SignedOutLanding> {
+  async landed(
+    state: string | undefined,
+    unknown: { readonly brand: Brand; readonly locale: Locale } = {
+      brand: DEFAULT_BRAND,
+      locale: DEFAULT_LOCALE,
+    },
+  ): Promise<SignedOutLanding> {
     const pending = state ? await this.pending.take(state) : undefined;
     if (!pending) {
+      // No sign-out of ours behind this visit (a bookmark, a shared link, a state already used):
+      // the page says nothing was signed out, in the brand and language its own query asks for
+      // (§5), since there is no carried query to take them from (issue 33).
+      const { brand, locale } = unknown;
       return {
-        target: servicePath('signin'),
-        brand: DEFAULT_BRAND,
-        locale: DEFAULT_LOCALE,
+        target: servicePath('signin', {
+          b: brand === DEFAULT_BRAND ? undefined : brand,
+          lang: locale === DEFAULT_LOCALE ? undefined : locale,
+        }),
+        brand,
+        locale,
         signedOut: false,
       };
     }

@@ -1,5 +1,5 @@
 import { Browser } from '../support/browser';
-import { locationOf, pageDataOf, throughIdp } from '../support/signin-journey';
+import { locationOf, pageDataOf, signedOutLanding, throughIdp } from '../support/signin-journey';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /**
@@ -64,5 +64,23 @@ describe('GET /', () => {
     expect(home.headers.get('location')).toBe('/?lang=fr-CA');
     const next = await browser.get(locationOf(home).href);
     expect(next.headers.get('location')).toBe('/fr-CA/collection');
+  });
+});
+
+/**
+ * Issue 33: the sign-out landing opened with no sign-out of ours behind it (a bookmark, a shared
+ * link) takes its brand and language from its own query, as every other page does (§5); it showed
+ * the collectors brand in English whatever it was asked.
+ */
+describe('GET /handlelogoutredirect without a state of ours', () => {
+  it.each([
+    ['?b=psa&lang=ja-JP', 'psa', 'ja-JP', '/signin?b=psa&lang=ja-JP'],
+    ['?lang=fr-CA', 'collectors', 'fr-CA', '/signin?lang=fr-CA'],
+    ['?b=psajapan', 'psajapan', 'ja-JP', '/signin?b=psajapan&lang=ja-JP'],
+    ['', 'collectors', 'en-US', '/signin'],
+    ['?b=nosuchbrand&state=forged', 'collectors', 'en-US', '/signin'],
+  ])('%s: brand %s, in %s, nothing signed out, on to %s', async (query, brand, locale, target) => {
+    const page = signedOutLanding(await new Browser().get(`${t.url}/handlelogoutredirect${query}`));
+    expect(page).toMatchObject({ brand, locale, signedOut: false, target });
   });
 });

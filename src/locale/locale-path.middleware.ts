@@ -16,7 +16,7 @@ const PAGES: ReadonlySet<string> = new Set(LOCALIZED_PAGES.map((name) => ROUTES[
  * fr-CA. The prefix is taken off `req.url` (what the router matches) and kept as `pathLocale`, which
  * localeOfRequest reads first; `req.originalUrl` keeps it, so the §2 shell redirect's `r` and the
  * page's own links stay in the collector's language. Only LOCALIZED_PAGES take a prefix: every other
- * path is left as it came, so `/fr-CA/signin` stays a 404 rather than a second address.
+ * path is left as it came, so `/fr-CA/signin` stays a 404 rather than a second address (in French).
  */
 export function localePathPrefix() {
   return (
@@ -28,10 +28,10 @@ export function localePathPrefix() {
     if (split) {
       const query = split.rest.indexOf('?');
       const path = query === -1 ? split.rest : split.rest.slice(0, query);
-      if (PAGES.has(path)) {
-        req.url = split.rest;
-        req.pathLocale = split.locale;
-      }
+      // Any path's prefix says the language, so a mistyped `/ja-JP/…` gets its 404 in Japanese
+      // (issue 33); only a page's prefix is taken off for the router.
+      req.pathLocale = split.locale;
+      if (PAGES.has(path)) req.url = split.rest;
     }
     next();
   };

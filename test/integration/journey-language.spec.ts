@@ -182,6 +182,16 @@ describe('the pages of a language-prefixed address', () => {
     const res = await new Browser().get(`${t.url}${url}`);
     expect(res.status).toBe(404);
   });
+
+  it.each([
+    ['/fr-CA/signin', 'fr-CA'],
+    ['/ja-JP/nosuchpage', 'ja-JP'],
+    ['/de-DE/collection', 'en-US'],
+  ])("%s: the 404 page speaks the prefix's language (%s)", async (url, locale) => {
+    const res = await new Browser({ accept: 'text/html' }).get(`${t.url}${url}`);
+    expect(res.status).toBe(404);
+    expect(htmlLang(res)).toBe(locale);
+  });
 });
 
 describe('an error of the journey speaks its language and shows its brand', () => {

@@ -37,6 +37,11 @@ interface Screen {
   readonly path: (locale: VisualLocale) => string;
   /** Any step after loading (opening a dialog), before the picture. */
   readonly then?: (page: Page) => Promise<void>;
+  /**
+   * Pictured as served, before any script of its runs: the signed-out landing's script goes straight
+   * on to where the collector was going, so what it shows in the meantime is its server's markup.
+   */
+  readonly scriptless?: boolean;
   /** Parts that change from run to run. */
   readonly volatile?: (page: Page) => ReturnType<Page['locator']>[];
 }
@@ -71,6 +76,7 @@ const SCREENS: readonly Screen[] = [
     signedIn: false,
     path: (l) => `/handlelogoutredirect?b=collectors${lang(l) ? `&${lang(l)}` : ''}`,
     volatile: year,
+    scriptless: true,
   },
   {
     name: 'consent',
@@ -107,23 +113,27 @@ describe.each(VISUAL_LOCALES)('what a collector sees in %s', (locale) => {
     'every shell page, at both widths, in the %s theme, matches its baseline and the layout rules',
     async (theme) => {
       const problems: string[] = [];
-      const contexts = new Map<boolean, BrowserContext>();
+      const contexts = new Map<string, BrowserContext>();
       for (const screen of SCREENS) {
-        let context = contexts.get(screen.signedIn);
+        const kind = `${screen.signedIn}/${screen.scriptless === true}`;
+        let context = contexts.get(kind);
         if (!context) {
           context = await fixture.context({
             theme,
             cookies: screen.signedIn ? fixture.cookies : [],
-            context: { timezoneId: 'America/Toronto' },
+            context: {
+              timezoneId: 'America/Toronto',
+              ...(screen.scriptless ? { javaScriptEnabled: false } : {}),
+            },
           });
-          contexts.set(screen.signedIn, context);
+          contexts.set(kind, context);
         }
         const page = await context.newPage();
         for (const { name: width, viewport } of VISUAL_WIDTHS) {
           await page.setViewportSize(viewport);
           await page.goto(`${fixture.shell.t.url}${screen.path(locale)}`);
           // Pages that load the browser bundle are pictured once hydrated; the others as served.
-          if (await page.locator('script[src*="/static/app/"]').count())
+          if (!screen.scriptless && (await page.locator('script[src*="/static/app/"]').count()))
             await waitForHydration(page);
           await page.evaluate(() => document.fonts.ready);
           await screen.then?.(page);

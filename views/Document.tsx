@@ -36,7 +36,7 @@ export const ROOT_ID = 'root';
  * (render-page.ts: React would hoist them into <head>), so they do not share the phone's link with
  * the document. A stylesheet linked at the end of <body> was tried for those rules: Chromium stops
  * parsing at it until it loads, and it shared the link with the script, so /collection painted later
- * (`npm run bench:page`, the README's Performance section, has the figures).
+ * (`npm run bench:page`; docs/performance.md has the figures).
  */
 export function Document({
   lang,

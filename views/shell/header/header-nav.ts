@@ -206,7 +206,7 @@ const JAPAN_NAV = [
  * (§2 "Actual paths for these entries: not shown"); where the desktop row, the Japan navigation or a
  * grading-site link of the footer already links a label, the same path is used. The footer's Forums
  * is on the Collectors site, which is not a configured host: the header's Forums stays on the
- * grading site (README, "Where each §2 header label shows").
+ * grading site (docs/shell.md, "Where each §2 header label shows").
  */
 const SHARED_SITE_NAV = [
   {

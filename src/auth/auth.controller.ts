@@ -230,7 +230,7 @@ export class AuthController {
     });
   }
 
-  /** The server-to-server exchange of a one-time handoff code (docs/signin-service.md, "Handing the session to a brand"). */
+  /** The server-to-server exchange of a one-time handoff code (docs/signin-service.md, its route table). */
   @Post(ROUTES.handoffToken)
   @HttpCode(200)
   async exchange(

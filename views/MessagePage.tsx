@@ -32,7 +32,7 @@ export function MessagePage({
       <p {...(alert ? { role: 'alert' } : {})}>{message}</p>
       {action ? (
         <div className="actions">
-          {/* A link drawn as the sign-in steps' primary <button> (message-action in pages.css). */}
+          {/* A link drawn as the sign-in steps' primary <button> (message-action in signin.css). */}
           <a className="button primary message-action" href={action.href}>
             {action.label}
           </a>

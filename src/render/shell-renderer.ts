@@ -7,7 +7,7 @@ import { pooledRandomBytes } from '../common/random-bytes';
 import { createElement } from 'react';
 import { PageRoot } from '../../views/pages/PageRoot';
 import { scriptSafeJson } from '../../views/Document';
-import { SHELL_COMMON_SECTIONS, type ShellData } from '../../views/shell/shell-data';
+import { commonSectionsOf, type ShellData } from '../../views/shell/shell-data';
 import { brandFavicon } from '../../views/shell/header/header-brand';
 import { createTranslate } from '../shared/translate';
 import { Brand, DEFAULT_BRAND, faviconPath } from '../shared/brand';
@@ -50,7 +50,7 @@ export interface ShellPageOptions {
 export class ShellRenderer {
   private readonly https: boolean;
   private readonly messageCache = new Map<
-    Locale,
+    string,
     { readonly messages: ShellData['messages']; readonly json: string }
   >();
 
@@ -65,28 +65,27 @@ export class ShellRenderer {
   }
 
   /**
-   * The translations a shell page renders with (§7 namespaces; of common only the shell's sections),
-   * and their script-safe JSON, computed once per locale: the locale files do not change while the
-   * process runs.
+   * The translations a shell page renders with (§7 namespaces; of common only the shell's sections
+   * and the page's own, commonSectionsOf), and their script-safe JSON, computed once per locale and
+   * page: the locale files do not change while the process runs.
    */
-  messages(locale: Locale): { readonly messages: ShellData['messages']; readonly json: string } {
-    let cached = this.messageCache.get(locale);
+  messages(
+    locale: Locale,
+    page: string,
+  ): { readonly messages: ShellData['messages']; readonly json: string } {
+    const key = `${locale}/${page}`;
+    let cached = this.messageCache.get(key);
     if (!cached) {
       const all = this.i18n.getTranslations() as Record<string, Record<string, unknown>>;
       const own = all[locale] ?? {};
       const messages = Object.fromEntries(
         NAMESPACES.map((ns) => {
           const tree = (own[ns] ?? {}) as Record<string, unknown>;
-          return [
-            ns,
-            ns === 'common'
-              ? Object.fromEntries(SHELL_COMMON_SECTIONS.map((k) => [k, tree[k]]))
-              : tree,
-          ];
+          return [ns, ns === 'common' ? pickSections(tree, commonSectionsOf(page)) : tree];
         }),
       );
       cached = { messages, json: scriptSafeJson(messages) };
-      this.messageCache.set(locale, cached);
+      this.messageCache.set(key, cached);
     }
     return cached;
   }
@@ -107,7 +106,7 @@ export class ShellRenderer {
       year: new Date().getUTCFullYear(),
       ...(options.account ? { account: options.account } : {}),
       ...(options.promptMfaSignin ? { promptMfaSignin: options.promptMfaSignin } : {}),
-      messages: this.messages(locale).messages,
+      messages: this.messages(locale, options.page).messages,
       ...(options.props ? { props: options.props } : {}),
     };
   }
@@ -143,7 +142,7 @@ export class ShellRenderer {
   private dataJson(data: ShellData): string {
     const { messages: _messages, ...rest } = data;
     const head = scriptSafeJson(rest);
-    return `${head.slice(0, -1)},"messages":${this.messages(data.locale).json}}`;
+    return `${head.slice(0, -1)},"messages":${this.messages(data.locale, data.page).json}}`;
   }
 
   private html(data: ShellData, titleKey: string, nonce: string): string {
@@ -159,4 +158,22 @@ export class ShellRenderer {
       deferredStyles: this.assets.deferredStyles,
     });
   }
+}
+
+/** The named sections of a namespace's tree; `section.key` takes one text of a section. */
+function pickSections(
+  tree: Record<string, unknown>,
+  names: readonly string[],
+): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const name of names) {
+    const [section = '', key] = name.split('.');
+    if (key === undefined) {
+      picked[section] = tree[section];
+      continue;
+    }
+    const texts = (tree[section] ?? {}) as Record<string, unknown>;
+    picked[section] = { ...(picked[section] as Record<string, unknown>), [key]: texts[key] };
+  }
+  return picked;
 }

@@ -56,7 +56,8 @@ describe('foundation over HTTP', () => {
       ...FAVICONS.map((f) => faviconPath(f)),
       ...LOGOS.flatMap((l) => LOGO_VARIANTS.map((v) => logoPath(l, v))),
     ];
-    expect(paths).toHaveLength(14);
+    // 4 favicons; 5 logos in color and black (§9) and white (the dark theme, issue 33).
+    expect(paths).toHaveLength(19);
     for (const p of paths) {
       const res = await request(t.url).get(p).expect(200);
       expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);

@@ -79,7 +79,8 @@ it('fr-CA: who is signed in, no second factor yet, one session, the sites in Fre
   expect(body).toContain(String(landing.account.collectorsId));
   expect(body).toContain(text('fr-CA', 'collection.noFactors'));
   expect(landing.sessionCount).toBe(1);
-  expect(body).toContain(text('fr-CA', 'collection.sessionCount').replace('{count}', '1'));
+  // One session: French's singular form (issue 33, plural forms).
+  expect(body).toContain(text('fr-CA', 'collection.sessionCount.one').replace('{count}', '1'));
   expect(page.body).toContain('href="/fr-CA/account/sessions"');
 
   // The sites: each through this service's /signin for the brand, in French.

@@ -51,9 +51,13 @@ describe('shell pages: rendering, hydration data, CSP and assets (issue 6)', () 
     expect(data.account).toMatchObject({ isSignedIn: true, isMigrating: false });
     expect(data.year).toBe(new Date().getUTCFullYear());
     expect(Object.keys(data.messages).sort()).toEqual(['common', 'footer', 'header']);
+    // The shell's shared sections and the page's own: not the sessions list's or the sign-out's.
     expect(Object.keys(data.messages.common ?? {}).sort()).toEqual(
-      [...SHELL_COMMON_SECTIONS].sort(),
+      [...SHELL_COMMON_SECTIONS, 'collection', 'sessions'].sort(),
     );
+    // Of the sessions list's texts, only the link to it.
+    expect(Object.keys(data.messages.common?.sessions ?? {})).toEqual(['manage']);
+    expect(data.messages.common).not.toHaveProperty('signedOut');
     const jar = await browser.jar.getCookies(t.url);
     for (const cookie of jar.filter((c) =>
       ['accessToken', 'refreshToken', 'sessionId'].includes(c.key),

@@ -62,8 +62,9 @@ export type PageFrameData = Pick<
   Partial<Pick<ShellData, 'theme'>>;
 
 /**
- * The sections of the common namespace that shell pages render; the rest of it (the IdP's sign-in
- * step texts, server-side error texts) stays out of every page's hydration data.
+ * The sections of the common namespace every shell page may render (the error view any page can
+ * fall back to, toasts, the nudge); the rest of it (the IdP's sign-in step texts, server-side error
+ * texts) stays out of every page's hydration data.
  */
 export const SHELL_COMMON_SECTIONS = [
   'loading',
@@ -71,9 +72,23 @@ export const SHELL_COMMON_SECTIONS = [
   'network',
   'validation',
   'buttons',
-  'collection',
   'toasts',
   'appNudge',
-  'sessions',
-  'signedOut',
 ] as const;
+
+/**
+ * The sections only one page renders, sent with that page alone: the shell navigates between pages
+ * by loading them, so /collection never needs the sessions list's texts (which it links to with one
+ * of them). They kept /collection within its 45 kB for a phone (issue 18) once issue 33's texts came.
+ */
+export const PAGE_COMMON_SECTIONS: Readonly<Record<string, readonly string[]>> = {
+  // A `section.key` entry sends that one text of a section: /collection links to the sessions page.
+  collection: ['collection', 'sessions.manage'],
+  sessions: ['sessions'],
+  signedOut: ['signedOut'],
+};
+
+/** The common sections a page's hydration data carries. */
+export function commonSectionsOf(page: string): readonly string[] {
+  return [...SHELL_COMMON_SECTIONS, ...(PAGE_COMMON_SECTIONS[page] ?? [])];
+}

@@ -499,8 +499,9 @@ describe('never the same trip twice in a row, whatever the IdP (issue 14 item 10
       expect(text).toContain(common('ja-JP', `pendingStep.${key}.body`));
       expect(text).toContain(common('ja-JP', 'pendingStep.whatToDo'));
       const action = new URL(
-        /<a class="button primary[^"]*" href="([^"]+)"/.exec(page.body)?.[1]?.replace(/&amp;/g, '&') ??
-          '',
+        /<a class="button primary[^"]*" href="([^"]+)"/
+          .exec(page.body)?.[1]
+          ?.replace(/&amp;/g, '&') ?? '',
         origin,
       );
       expect(action.pathname).toBe('/logout/collectorsid');

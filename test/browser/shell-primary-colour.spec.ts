@@ -1,23 +1,11 @@
 import type { Page } from 'playwright-core';
+import { contrastRatio } from '../support/contrast';
 import {
   TEST_TIMEOUT_MS,
   errorPagePath,
   useShellBrowser,
   waitForHydration,
 } from '../support/shell-browser';
-
-/** WCAG 2.x contrast ratio of two computed `rgb(r, g, b)` colours. */
-function contrast(a: string, b: string): number {
-  const luminance = (rgb: string) => {
-    const [r = 0, g = 0, bl = 0] = (rgb.match(/\d+(\.\d+)?/g) ?? []).map(Number).map((v) => {
-      const c = v / 255;
-      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
-  };
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
-  return (hi + 0.05) / (lo + 0.05);
-}
 
 const colours = (page: Page, selector: string) =>
   page.$eval(selector, (el) => {
@@ -49,7 +37,7 @@ describe("the shell's primary colour in Chromium", () => {
       await waitForHydration(page);
       const primary = await colours(page, '.error-view-actions .ui-button--primary');
       expect(primary.background).toBe(navy);
-      expect(contrast(primary.color, primary.background)).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(primary.color, primary.background)).toBeGreaterThanOrEqual(4.5);
 
       const signedIn = await fixture.context({ cookies: fixture.cookies, theme: 'light' });
       const account = await signedIn.newPage();
@@ -69,11 +57,11 @@ describe("the shell's primary colour in Chromium", () => {
       await page.goto(`${fixture.shell.t.url}${errorPagePath('en-US')}`);
       await waitForHydration(page);
       const primary = await colours(page, '.error-view-actions .ui-button--primary');
-      expect(contrast(primary.color, primary.background)).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(primary.color, primary.background)).toBeGreaterThanOrEqual(4.5);
       // The button's fill against the page (WCAG 1.4.11, 3:1 for a control's boundary).
-      expect(contrast(primary.background, primary.page)).toBeGreaterThanOrEqual(3);
+      expect(contrastRatio(primary.background, primary.page)).toBeGreaterThanOrEqual(3);
       const link = await colours(page, '.error-view a[href$="/support"]');
-      expect(contrast(link.color, link.page)).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(link.color, link.page)).toBeGreaterThanOrEqual(4.5);
     },
     TEST_TIMEOUT_MS,
   );

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BrowserContext, Page } from 'playwright-core';
+import { luminance } from '../support/contrast';
 import { AccountStore } from '../../src/idp/accounts/account-store';
 import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import type { Locale } from '../../src/shared/locale';
@@ -204,14 +205,6 @@ describe('the sign-in step pages (issue 33)', () => {
   );
 
   describe('the dark theme (the shell’s theme cookie)', () => {
-    /** The relative luminance of a computed rgb() colour (WCAG 2.x). */
-    const luminance = (rgb: string) => {
-      const [r = 0, g = 0, b = 0] = (rgb.match(/[\d.]+/g) ?? []).map(Number).map((c) => {
-        const s = c / 255;
-        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-      });
-      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-    };
     const colours = (page: Page) =>
       page.evaluate(() => {
         const card = document.querySelector('.signin-card');

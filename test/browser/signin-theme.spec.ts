@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { luminance } from '../support/contrast';
 import {
   type ShellBrowser,
   TEST_TIMEOUT_MS,
@@ -7,15 +8,6 @@ import {
 } from '../support/shell-browser';
 import { Browser } from '../support/browser';
 import { locationOf, signInVia } from '../support/signin-journey';
-
-/** The relative luminance of a computed rgb() colour (WCAG 2.x). */
-function luminance(rgb: string): number {
-  const [r = 0, g = 0, b = 0] = (rgb.match(/[\d.]+/g) ?? []).map(Number).map((c) => {
-    const s = c / 255;
-    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-}
 
 /**
  * Issue 33: the embedded IdP's pages follow the shell's theme cookie (§4 Other) on the whole page, not

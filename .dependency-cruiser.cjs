@@ -10,7 +10,7 @@
 const LAYERS = [
   ['shared', 'errors', 'lifecycle', 'common'],
   ['config', 'metrics', 'tracing'],
-  ['cookies', 'logging', 'oidc', 'locale', 'brand'],
+  ['cookies', 'logging', 'oidc', 'locale', 'brand', 'store'],
   ['session', 'render'],
   ['http', 'api', 'idp', 'health', 'rate-limit'],
   ['auth', 'shell', 'token'],

@@ -7,7 +7,7 @@ import { AppLogger } from '../logging/app-logger';
 import { AuthEvents } from '../logging/auth-events';
 import { AccountProfiles } from '../session/account-profiles';
 import { SessionEnding } from '../session/session-ending';
-import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { SESSION_STORE, SessionStore } from '../store/session-store';
 import { Sessions } from '../session/sessions';
 import { accountRouter } from './account.router';
 import { cookieRouter } from './cookie.router';

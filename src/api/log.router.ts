@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { RateLimit } from '../config/app-config';
 import type { AppLogger } from '../logging/app-logger';
 import type { AuthEvents } from '../logging/auth-events';
-import type { SessionStore } from '../session/session-store';
+import type { SessionStore } from '../store/session-store';
 import { BRANDS } from '../shared/brand';
 import { mutationProcedure, router } from './trpc';
 

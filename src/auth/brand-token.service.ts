@@ -8,7 +8,7 @@ import { HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
 import { AuthEvents } from '../logging/auth-events';
 import { redactCallerUrl } from '../logging/redaction';
 import { IdpError, OidcClient, TokenResult } from '../oidc/oidc-client';
-import { randomKey } from '../session/one-time-store';
+import { randomKey } from '../store/one-time-store';
 import type { Brand } from '../shared/brand';
 import { ROUTES, servicePath } from '../shared/routes';
 import { ATTRIBUTES, SPANS, activeTracer } from '../tracing';

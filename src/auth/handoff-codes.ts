@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Brand } from '../shared/brand';
-import { OneTimeStore } from '../session/one-time-store';
-import { SESSION_STORE, SessionStore } from '../session/session-store';
-import { TokenVault } from '../session/token-vault';
+import { OneTimeStore } from '../store/one-time-store';
+import { SESSION_STORE, SessionStore } from '../store/session-store';
+import { TokenVault } from '../store/token-vault';
 import type { TokenSet } from '../oidc/oidc-client';
 
 /** Issue 4: a handoff code lives 60 seconds and is used once. */

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Brand } from '../shared/brand';
 import type { PendingStep } from '../shared/pending-step';
 import { bindingHashOf, matchesBinding } from '../session/browser-binding';
-import { OneTimeStore, randomKey } from '../session/one-time-store';
-import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { OneTimeStore, randomKey } from '../store/one-time-store';
+import { SESSION_STORE, SessionStore } from '../store/session-store';
 import { activeTracer } from '../tracing';
 import type { JourneyContext } from './journey';
 

@@ -16,7 +16,7 @@ import { bindingHashOf } from '../session/browser-binding';
 import { SessionEnding } from '../session/session-ending';
 import { HandedTokens } from '../session/handed-tokens';
 import { LiveSessions } from '../session/live-sessions';
-import { randomKey } from '../session/one-time-store';
+import { randomKey } from '../store/one-time-store';
 import { SessionRecord, Sessions } from '../session/sessions';
 import { DEFAULT_LOCALE } from '../shared/locale';
 import { ROUTES, servicePath } from '../shared/routes';

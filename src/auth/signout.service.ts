@@ -10,9 +10,9 @@ import { HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
 import { AuthEvents } from '../logging/auth-events';
 import { OidcClient } from '../oidc/oidc-client';
 import { LiveSessions } from '../session/live-sessions';
-import { OneTimeStore } from '../session/one-time-store';
+import { OneTimeStore } from '../store/one-time-store';
 import { SessionEnding } from '../session/session-ending';
-import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { SESSION_STORE, SessionStore } from '../store/session-store';
 import { ROUTES, type ServicePath, servicePath } from '../shared/routes';
 
 /** The IdP's logout round trip must finish within this time. */

@@ -3,7 +3,7 @@ import { AppLogger } from '../logging/app-logger';
 import { randomUUID } from 'node:crypto';
 import type { Brand } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { SESSION_STORE, SessionStore } from '../store/session-store';
 import { SessionEndNotifier, SessionEnding } from '../session/session-ending';
 import { LOGOUT_TOKEN_TYPE, LogoutTokenSubject, logoutTokenClaims } from './logout-token';
 import { ServiceSigningKey } from './service-signing-key';

@@ -4,7 +4,7 @@ import { AppLogger } from '../logging/app-logger';
 import { createHash } from 'node:crypto';
 import { SessionEnding } from '../session/session-ending';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { SESSION_STORE, SessionStore } from '../store/session-store';
 import { TokenVerifier } from '../token/token-verifier';
 import { LOGOUT_TOKEN_LIFETIME_SECONDS, logoutTokenProblem } from './logout-token';
 import { ServiceSigningKey } from './service-signing-key';

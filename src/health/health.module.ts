@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ShutdownState } from '../lifecycle/shutdown-state';
 import { StartupTasks } from '../lifecycle/startup-tasks';
-import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { SESSION_STORE, SessionStore } from '../store/session-store';
 import { HealthController } from './health.controller';
 import { READINESS_CHECKS } from './health.tokens';
 import { ReadinessCheck } from './readiness-check';

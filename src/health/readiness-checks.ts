@@ -1,4 +1,4 @@
-import type { SessionStore } from '../session/session-store';
+import type { SessionStore } from '../store/session-store';
 import type { ReadinessCheck } from './readiness-check';
 
 export function sessionStoreCheck(store: SessionStore): ReadinessCheck {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AppLogger } from '../logging/app-logger';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import type { SessionStore } from '../session/session-store';
+import type { SessionStore } from '../store/session-store';
 import { AccountStore } from './accounts/account-store';
 import { CodeLimits } from './accounts/code-limits';
 import { FactorStore } from './accounts/factor-store';

@@ -3,7 +3,7 @@ import { ThrottlerModule } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { APP_CONFIG, AppConfig, RateLimit } from '../config/app-config';
 import { parseCookieHeader } from '../cookies/cookie-header';
-import { SESSION_STORE, SessionStore } from '../session/session-store';
+import { SESSION_STORE, SessionStore } from '../store/session-store';
 import { RateLimitGroup, rateLimitGroup } from './rate-limited-routes';
 import { StoreThrottlerStorage } from './store-throttler-storage';
 

@@ -1,6 +1,6 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
-import type { SessionStore } from '../session/session-store';
+import type { SessionStore } from '../store/session-store';
 
 /**
  * @nestjs/throttler's counters kept in the session store (docs/design.md "Brute force"): with Redis, every

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { SESSION_STORE, SessionStore } from './session-store';
+import { SESSION_STORE, SessionStore } from '../store/session-store';
 
 /** Profiles outlive sessions; the store wants a lifetime, so this is "ten years". */
 const PROFILE_TTL_SECONDS = 315_360_000;

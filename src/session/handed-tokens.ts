@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { SESSION_STORE, SessionStore } from './session-store';
+import { SESSION_STORE, SessionStore } from '../store/session-store';
 
 /** Why a handed-over access token may not start a session (issue 32 item 2). */
 export type HandedTokenRefusal = 'already-used' | 'session-ended';

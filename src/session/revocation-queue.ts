@@ -4,8 +4,8 @@ import { pooledRandomBytes } from '../common/random-bytes';
 import { errorSummary } from '../errors/error-summary';
 import { AppLogger } from '../logging/app-logger';
 import { IdpError, OidcClient } from '../oidc/oidc-client';
-import { SESSION_STORE, SessionStore } from './session-store';
-import { TokenVault } from './token-vault';
+import { SESSION_STORE, SessionStore } from '../store/session-store';
+import { TokenVault } from '../store/token-vault';
 
 /** Attempts after the first failed one: with doubling delays from the base, about 2 h at 30 s. */
 export const REVOCATION_RETRIES = 8;

@@ -2,30 +2,17 @@ import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppMetrics } from '../metrics';
 import { AccountProfiles } from './account-profiles';
-import { InstrumentedSessionStore } from './instrumented-session-store';
+import { InstrumentedSessionStore } from '../store/instrumented-session-store';
 import { LiveSessions } from './live-sessions';
 import { SessionEnding } from './session-ending';
 import { Sessions } from './sessions';
 import { TokenRefresher } from './token-refresh';
-import { TokenVault } from './token-vault';
+import { TokenVault } from '../store/token-vault';
 import { AccountSummaries } from './account-summary';
 import { RevocationQueue } from './revocation-queue';
 import { HandedTokens } from './handed-tokens';
-import { loadRedisSessionStore } from './redis-session-store.loader';
-import { SESSION_STORE, SessionStore } from './session-store';
-import { SqliteSessionStore } from './sqlite-session-store';
-
-export async function createSessionStore(config: AppConfig): Promise<SessionStore> {
-  const store = config.sessionStore;
-  switch (store.kind) {
-    case 'sqlite':
-      return new SqliteSessionStore(store.file);
-    case 'redis':
-    case 'redis-sentinel':
-    case 'redis-cluster':
-      return new (await loadRedisSessionStore())(store);
-  }
-}
+import { createSessionStore } from '../store/create-session-store';
+import { SESSION_STORE, SessionStore } from '../store/session-store';
 
 const SESSION_PROVIDERS = [
   Sessions,

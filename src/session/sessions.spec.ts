@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import { tempDataDir, testConfig } from '../../test/support/test-config';
 import { OPENED_RECORDS_KEPT, SESSION_TTL_SECONDS, Sessions, sessionTtlSeconds } from './sessions';
-import { SqliteSessionStore } from './sqlite-session-store';
-import { TokenVault } from './token-vault';
+import { SqliteSessionStore } from '../store/sqlite-session-store';
+import { TokenVault } from '../store/token-vault';
 
 /**
  * How long the store keeps a session (issue 14 item 7): a year while a refresh token can renew it,

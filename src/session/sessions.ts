@@ -6,8 +6,8 @@ import type { Brand } from '../shared/brand';
 import type { ShellPendingStep } from '../shared/pending-step';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { TokenSet } from '../oidc/oidc-client';
-import { SESSION_STORE, SessionStore, StoreWrite } from './session-store';
-import { TokenVault } from './token-vault';
+import { SESSION_STORE, SessionStore, StoreWrite } from '../store/session-store';
+import { TokenVault } from '../store/token-vault';
 import type { AccountSummary } from './account-summary';
 
 export type { TokenSet } from '../oidc/oidc-client';

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppLogger } from '../logging/app-logger';
 import { IdpError, OidcClient } from '../oidc/oidc-client';
 import { AppMetrics } from '../metrics';
-import { SESSION_STORE, SessionStore } from './session-store';
+import { SESSION_STORE, SessionStore } from '../store/session-store';
 import { SessionRecord, SessionTokens, Sessions, TokenSet } from './sessions';
 import {
   StatedClaims,

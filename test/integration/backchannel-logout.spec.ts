@@ -14,7 +14,7 @@ import request from 'supertest';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../../src/backchannel/logout-token';
 import { IDP_STATE_STORE } from '../../src/idp/provider/idp-state-store';
 import { SigningKeys } from '../../src/idp/provider/signing-keys';
-import { SESSION_STORE, type SessionStore } from '../../src/session/session-store';
+import { SESSION_STORE, type SessionStore } from '../../src/store/session-store';
 import { Sessions } from '../../src/session/sessions';
 import { Browser } from '../support/browser';
 import { jarCookie, signInVia } from '../support/signin-journey';

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import * as path from 'node:path';
-import { SESSION_STORE } from '../../src/session/session-store';
+import { SESSION_STORE } from '../../src/store/session-store';
 import { Browser, BrowserResponse } from '../support/browser';
 import {
   ProcessApp,

@@ -4,7 +4,7 @@ import { DEMO_PASSWORD, DEMO_TOTP_SECRET } from '../../src/idp/demo-users';
 import { flowKey } from '../../src/idp/interaction/flow-records';
 import { IDP_STATE_STORE } from '../../src/idp/provider/idp-state-store';
 import { artefactKey } from '../../src/idp/provider/oidc-store-adapter';
-import type { SessionStore } from '../../src/session/session-store';
+import type { SessionStore } from '../../src/store/session-store';
 import { Browser, BrowserResponse } from '../support/browser';
 import {
   SigninDriver,

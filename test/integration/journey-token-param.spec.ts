@@ -1,7 +1,7 @@
 import { SignJWT, decodeJwt, generateKeyPair, importJWK } from 'jose';
 import { IDP_STATE_STORE } from '../../src/idp/provider/idp-state-store';
 import { SigningKeys } from '../../src/idp/provider/signing-keys';
-import type { SessionStore } from '../../src/session/session-store';
+import type { SessionStore } from '../../src/store/session-store';
 import { Sessions } from '../../src/session/sessions';
 import type { Browser, BrowserResponse } from '../support/browser';
 import { NAVIGATION_HEADERS, NavigatingBrowser } from '../support/navigating-browser';

@@ -8,7 +8,7 @@ import { redirectPolicyFromConfig } from '../../src/brand/redirect-policy';
 import { EmbeddedIdp } from '../../src/idp/provider/embedded-idp';
 import { IDP_STATE_STORE } from '../../src/idp/provider/idp-state-store';
 import { SigningKeys } from '../../src/idp/provider/signing-keys';
-import type { SessionStore } from '../../src/session/session-store';
+import type { SessionStore } from '../../src/store/session-store';
 import { Sessions } from '../../src/session/sessions';
 import { OPEN_REDIRECT_BYPASSES } from '../fixtures/open-redirect-bypasses';
 import { NAVIGATION_HEADERS, NavigatingBrowser } from '../support/navigating-browser';

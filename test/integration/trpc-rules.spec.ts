@@ -5,7 +5,7 @@ import { AccountProfiles } from '../../src/session/account-profiles';
 import { LiveSessions } from '../../src/session/live-sessions';
 import { SessionEnding } from '../../src/session/session-ending';
 import { Sessions } from '../../src/session/sessions';
-import { SESSION_STORE } from '../../src/session/session-store';
+import { SESSION_STORE } from '../../src/store/session-store';
 import { AuthEvents } from '../../src/logging/auth-events';
 import { AppLogger } from '../../src/logging/app-logger';
 import { AppRouterFactory } from '../../src/api/app-router';

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { pooledRandomBytes } from '../../common/random-bytes';
-import type { SessionStore } from '../../session/session-store';
+import type { SessionStore } from '../../store/session-store';
 import type { FactorType } from '../accounts/factor-store';
 import type { PutOffStep } from '../provider/put-off-steps';
 

@@ -15,7 +15,7 @@ import { PutOffSteps } from './put-off-steps';
 import { ROUTES } from '../../shared/routes';
 import { OKTA_ROUTES } from './okta-shape';
 import { SigningKeys } from './signing-keys';
-import type { SessionStore } from '../../session/session-store';
+import type { SessionStore } from '../../store/session-store';
 import { EndedAccountArtefacts, StoreOidcStorage } from './oidc-store-adapter';
 import { loadOidcProvider } from './load-oidc-provider';
 import { jwtUserinfo } from './jwt-userinfo';

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import type { AppConfig } from '../../config/app-config';
-import { loadRedisSessionStore } from '../../session/redis-session-store.loader';
-import type { SessionStore } from '../../session/session-store';
-import { SqliteSessionStore } from '../../session/sqlite-session-store';
+import { loadRedisSessionStore } from '../../store/redis-session-store.loader';
+import type { SessionStore } from '../../store/session-store';
+import { SqliteSessionStore } from '../../store/sqlite-session-store';
 
 /** The embedded IdP's shared state, injected where the provider, the flows and the CLI need it. */
 export const IDP_STATE_STORE = Symbol('IDP_STATE_STORE');

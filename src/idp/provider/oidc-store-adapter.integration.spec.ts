@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { RunningRedis, startRedis } from '../../../test/support/redis-server';
 import { tempDataDir } from '../../../test/support/test-config';
-import { RedisSessionStore } from '../../session/redis-session-store';
-import type { SessionStore } from '../../session/session-store';
-import { SqliteSessionStore } from '../../session/sqlite-session-store';
+import { RedisSessionStore } from '../../store/redis-session-store';
+import type { SessionStore } from '../../store/session-store';
+import { SqliteSessionStore } from '../../store/sqlite-session-store';
 import { StoreOidcStorage } from './oidc-store-adapter';
 
 let redis: RunningRedis;

@@ -1,5 +1,5 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { SessionStore } from '../../session/session-store';
+import type { SessionStore } from '../../store/session-store';
 
 /**
  * oidc-provider's storage contract on the shared-state port (the IdP's own store, idp-state-store.ts):

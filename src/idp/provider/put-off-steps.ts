@@ -1,4 +1,4 @@
-import type { SessionStore } from '../../session/session-store';
+import type { SessionStore } from '../../store/session-store';
 import { TOKEN_TTL } from './okta-shape';
 
 /** The optional steps a collector may put off: "Not now" on PromptSetupMfa, "Skip" on Survey. */

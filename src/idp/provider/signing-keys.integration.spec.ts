@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import { RunningRedis, startRedis } from '../../../test/support/redis-server';
 import { tempDataDir } from '../../../test/support/test-config';
-import { RedisSessionStore } from '../../session/redis-session-store';
-import { SqliteSessionStore } from '../../session/sqlite-session-store';
+import { RedisSessionStore } from '../../store/redis-session-store';
+import { SqliteSessionStore } from '../../store/sqlite-session-store';
 import { RETIRED_KEY_GRACE_MS, SigningKeys } from './signing-keys';
 
 let redis: RunningRedis;

@@ -1,7 +1,7 @@
 import { exportJWK, generateKeyPair } from 'jose';
 import type { JWK } from 'jose';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { SessionStore } from '../../session/session-store';
+import type { SessionStore } from '../../store/session-store';
 
 /**
  * The IdP's RS256 signing keys and cookie secrets, kept in its state store (idp-state-store.ts, issue 7):

@@ -6,7 +6,7 @@ import {
 import { testConfig } from '../../test/support/test-config';
 import { RedisSessionStore } from './redis-session-store';
 import { describeSessionStoreContract } from './session-store.contract';
-import { createSessionStore } from './session.module';
+import { createSessionStore } from './create-session-store';
 
 /**
  * Issue 17 item 1: the store on a master and a replica found through Redis Sentinel

@@ -86,7 +86,7 @@ module.exports = {
       from: { path: '^(views|client)/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/shared/', '^src/api/app-router\\.ts$'],
+        pathNot: ['^src/shared/', '^src/api/app-router-factory\\.ts$'],
       },
     },
     {
@@ -95,7 +95,7 @@ module.exports = {
       comment:
         'The API router may reach views/ and client/ as a type (import type), never as code.',
       from: { path: '^(views|client)/' },
-      to: { path: '^src/api/app-router\\.ts$', dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/api/app-router-factory\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'no-orphans',

@@ -1,6 +1,6 @@
 import { createTRPCClient, httpBatchLink, httpLink, splitLink, type TRPCLink } from '@trpc/client';
 import { observable } from '@trpc/server/observable';
-import type { AppRouter } from '../../src/api/app-router';
+import type { AppRouter } from '../../src/api/app-router-factory';
 import { hexJsonTransformer } from '../../src/shared/hex-json';
 import { CSRF_HEADER, LOCALE_HEADER, MAX_BATCH_CALLS, SSR_HEADER } from '../../src/shared/api-wire';
 import { ROUTES, servicePath } from '../../src/shared/routes';

@@ -1,6 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { ROUTES } from '../shared/routes';
-import { AppRouterFactory } from './app-router';
+import { AppRouterFactory } from './app-router-factory';
 import { TrpcMiddleware } from './trpc.middleware';
 
 /** §7 The application API: the tRPC router, mounted at ROUTES.api (/api/collectors-web/trpc). */

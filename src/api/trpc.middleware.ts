@@ -6,7 +6,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { LiveSessions } from '../session/live-sessions';
 import type { SessionRecord } from '../session/sessions';
 import { serviceCookies } from '../cookies/response-cookies';
-import { AppRouterFactory } from './app-router';
+import { AppRouterFactory } from './app-router-factory';
 import { MAX_HEX_INPUT } from './hex-json-transformer';
 import { type TrpcContext, correlationIdOf, outageError } from './trpc';
 import { SSR_HEADER } from '../shared/api-wire';

@@ -23,7 +23,7 @@ import { redactCallerUrl } from '../logging/redaction';
 import type { RedirectOutcome } from '../http/outcome';
 import { ROUTES } from '../shared/routes';
 import { DEFAULT_BRAND } from '../shared/brand';
-import { localeOfRequest } from '../locale/request-locale';
+import { localeOfRequest } from '../locale/request-locale-resolver';
 import { ShellRenderer } from '../render/shell-renderer';
 import { PageRenderer } from '../render/page-renderer';
 import { sendPage } from '../render/send-page';
@@ -32,7 +32,7 @@ import { BrandTokenService } from './brand-token.service';
 import { HandoffExchange } from './handoff-exchange';
 import { consentRefusal } from './consent-request';
 import { type JourneyContext, parseSigninQuery } from './journey';
-import { BINDING_COOKIE } from './login-state';
+import { BINDING_COOKIE } from './login-states';
 import {
   parseBrandTokenQuery,
   parseIdpAnswer,

@@ -3,7 +3,7 @@ import { AuthController } from './auth.controller';
 import { BrandTokenService } from './brand-token.service';
 import { HandoffCodes } from './handoff-codes';
 import { HandoffExchange } from './handoff-exchange';
-import { LoginStates } from './login-state';
+import { LoginStates } from './login-states';
 import { SigninService } from './signin.service';
 import { SignoutService } from './signout.service';
 import { UnauthController } from './unauth.controller';

@@ -15,7 +15,7 @@ import { ATTRIBUTES, SPANS, activeTracer } from '../tracing';
 import { brandRedirectUrl } from './brand-handoff';
 import { HandoffCodes } from './handoff-codes';
 import type { JourneyContext } from './journey';
-import { BINDING_COOKIE, LoginStates, PendingLogin } from './login-state';
+import { BINDING_COOKIE, LoginStates, PendingLogin } from './login-states';
 import type { BrandTokenStart, IdpAnswer } from './route-queries';
 
 /** The brand code redirect's landing: the IdP's answer on the callback URL, and the browser binding. */

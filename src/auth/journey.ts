@@ -11,7 +11,7 @@ import { Locale, resolveLocale } from '../shared/locale';
 /**
  * The journey context: what the collector arrived at /signin with (§3 "Sign-in redirect query
  * parameters"), validated once at the door by parseSigninQuery. The login state carries it through
- * the IdP round trip (login-state.ts), and the after-login decision, the landing and the pages read
+ * the IdP round trip (login-states.ts), and the after-login decision, the landing and the pages read
  * it; no later step reads the raw query again.
  */
 export interface JourneyContext {

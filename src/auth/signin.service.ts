@@ -10,7 +10,7 @@ import { redactCallerUrl } from '../logging/redaction';
 import { IdpError, OidcClient, TokenResult } from '../oidc/oidc-client';
 import { AccountProfiles } from '../session/account-profiles';
 import { pendingStepOf } from '../session/account-status';
-import { AccountSummaries, SigninFacts } from '../session/account-summary';
+import { AccountSummaries, SigninFacts } from '../session/account-summaries';
 import { accountClaimsFrom, decodedClaims } from '../oidc/account-claims';
 import { bindingHashOf } from '../session/browser-binding';
 import { SessionEnding } from '../session/session-ending';
@@ -26,7 +26,7 @@ import { decideAfterLogin } from './after-login';
 import { brandRedirectUrl } from './brand-handoff';
 import { HandoffCodes } from './handoff-codes';
 import type { JourneyContext } from './journey';
-import { BINDING_COOKIE, BrandHop, LoginStates, PendingLogin } from './login-state';
+import { BINDING_COOKIE, BrandHop, LoginStates, PendingLogin } from './login-states';
 import { PendingStepPage, pendingStepPage } from './pending-step-page';
 
 /** What a sign-in started with: the journey and the session the browser already holds, if any. */

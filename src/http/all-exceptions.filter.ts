@@ -14,7 +14,7 @@ import { redactUrl } from '../logging/redaction';
 import { AppMetrics } from '../metrics';
 import type { Translate } from '../shared/translate';
 import { isBrand } from '../shared/brand';
-import { localeOfRequest } from '../locale/request-locale';
+import { localeOfRequest } from '../locale/request-locale-resolver';
 import { ShellRenderer } from '../render/shell-renderer';
 import { AppError, type ErrorAudience } from '../errors/app-error';
 import type { Locale } from '../shared/locale';

@@ -16,7 +16,7 @@ import { InteractionController } from './interaction/interaction.controller';
 import { InteractionService } from './interaction/interaction.service';
 import { AccountSignOut, SigninSteps } from './interaction/signin-steps';
 import { MESSAGE_SENDER, MessageSender } from './outbox/message-sender';
-import { OutboxSender } from './outbox/outbox';
+import { OutboxSender } from './outbox/outbox-sender';
 import { OutboxController } from './outbox/outbox.controller';
 import { EmbeddedIdp } from './provider/embedded-idp';
 import { IDP_STATE_STORE, createIdpStateStore } from './provider/idp-state-store';

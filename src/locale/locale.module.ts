@@ -3,7 +3,7 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import { I18nJsonLoader, I18nModule } from 'nestjs-i18n';
 import { LOCALES_DIR } from '../config/project-paths';
 import { DEFAULT_LOCALE } from '../shared/locale';
-import { RequestLocaleResolver } from './request-locale';
+import { RequestLocaleResolver } from './request-locale-resolver';
 import { Translators } from './translators';
 
 /**

@@ -13,7 +13,7 @@ import { createTranslate } from '../shared/translate';
 import { Brand, DEFAULT_BRAND, faviconPath } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { NAMESPACES, type Locale } from '../shared/locale';
-import { localeOfRequest } from '../locale/request-locale';
+import { localeOfRequest } from '../locale/request-locale-resolver';
 import { sameOriginPath } from '../shared/routes';
 import type { AuthUserState } from '../shared/shell-guard';
 import { CLIENT_ASSETS, type ClientAssets } from './client-assets';

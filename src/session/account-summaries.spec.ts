@@ -1,4 +1,4 @@
-import { accountSummaryFrom } from './account-summary';
+import { accountSummaryFrom } from './account-summaries';
 
 describe(accountSummaryFrom.name, () => {
   const table: [string, Record<string, unknown>[], ReturnType<typeof accountSummaryFrom>][] = [

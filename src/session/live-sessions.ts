@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { matchesBinding } from './browser-binding';
 import { SessionRecord, Sessions } from './sessions';
 import { SessionEnding } from './session-ending';
-import { TokenRefresher } from './token-refresh';
+import { TokenRefresher } from './token-refresher';
 
 /**
  * A live session: one that exists, belongs to this browser (its binding cookie matches, issue 14

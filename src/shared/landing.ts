@@ -7,7 +7,7 @@ import type { Brand } from './brand';
 
 /**
  * Who is signed in: the collector's name, email, collector number and verified second factors, from
- * the ID token's claims and the IdP's userinfo (src/session/account-summary.ts).
+ * the ID token's claims and the IdP's userinfo (src/session/account-summaries.ts).
  */
 export interface AccountSummary {
   readonly name?: string;

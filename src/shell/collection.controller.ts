@@ -2,18 +2,18 @@ import { ROUTES } from '../shared/routes';
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { localeOfRequest } from '../locale/request-locale';
+import { localeOfRequest } from '../locale/request-locale-resolver';
 import { ShellRenderer } from '../render/shell-renderer';
-import { accountSummaryOf } from '../session/account-summary';
+import { accountSummaryOf } from '../session/account-summaries';
 import { Sessions } from '../session/sessions';
 import type { LandingData } from '../shared/landing';
 import { continueLinks } from './landing';
-import { signedInPageOptions } from './shell-access';
+import { signedInPageOptions } from './shell-access-check';
 import { ShellDoor } from './shell-door';
 
 /**
  * §2 /collection, the default landing after sign-in: the signed-in collector's account summary; a
- * collector the §2 rule keeps out goes to /signin with r, b, QTM_SID and QTM_UID (shell-access.ts).
+ * collector the §2 rule keeps out goes to /signin with r, b, QTM_SID and QTM_UID (shell-access-check.ts).
  */
 @Controller()
 export class CollectionController {

@@ -1,6 +1,6 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { localeOfRequest } from '../locale/request-locale';
+import { localeOfRequest } from '../locale/request-locale-resolver';
 import { localizedPath, ROUTES } from '../shared/routes';
 
 /**

@@ -5,11 +5,11 @@ import type { SessionRow } from '../../views/pages/SessionsPage';
 import { sessionTimeText } from '../../views/pages/session-time';
 import { BRAND_DEFINITIONS } from '../shared/brand-definitions';
 import type { Locale } from '../shared/locale';
-import { localeOfRequest } from '../locale/request-locale';
+import { localeOfRequest } from '../locale/request-locale-resolver';
 import { ShellRenderer } from '../render/shell-renderer';
 import { listSessions } from '../session/session-list';
 import { Sessions } from '../session/sessions';
-import { signedInPageOptions } from './shell-access';
+import { signedInPageOptions } from './shell-access-check';
 import { ShellDoor } from './shell-door';
 
 /**
@@ -23,7 +23,7 @@ function formatDate(iso: string, locale: Locale): string {
 /**
  * Issue 7: the session management page, /account/sessions: the signed-in collector's active sessions
  * with 'sign out this session' and 'sign out everywhere' (account.endSession, account.endOtherSessions).
- * Like /collection, the §2 rule applies first (shell-access.ts).
+ * Like /collection, the §2 rule applies first (shell-access-check.ts).
  */
 @Controller()
 export class SessionsController {

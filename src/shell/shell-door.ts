@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { applyRedirect } from '../http/apply-outcome';
-import { localeOfRequest } from '../locale/request-locale';
-import { ShellAccessCheck, ShellAdmission, ShellVisit } from './shell-access';
+import { localeOfRequest } from '../locale/request-locale-resolver';
+import { ShellAccessCheck, ShellAdmission, ShellVisit } from './shell-access-check';
 
 /**
  * The HTTP side of the §2 check, shared by every guarded page's controller: reads the visit from the

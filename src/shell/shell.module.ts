@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { CollectionController } from './collection.controller';
 import { HomeController } from './home.controller';
 import { SessionsController } from './sessions.controller';
-import { ShellAccessCheck } from './shell-access';
+import { ShellAccessCheck } from './shell-access-check';
 import { ShellDoor } from './shell-door';
 
 /**

@@ -34,7 +34,7 @@ const UNREACHABLE_STATES: ReadonlySet<string> = new Set(['reconnecting', 'close'
  * other. Keys that belong together are written by separate one-key calls whose order tolerates a
  * failure in between: a session and its collector's and IdP session's handle sets (sessions.ts,
  * pruned when a handle names no session), an IdP artefact and its grant's and account's sets, its uid
- * index (oidc-store-adapter.ts). So each call lands in one slot as the key is, and keys spread over
+ * index (store-oidc-storage.ts). So each call lands in one slot as the key is, and keys spread over
  * every master. A shared tag for such a family would only pile it onto one master; a common one for
  * everything (`{cs}:`) would make the cluster a single node. Whoever adds a command or script over
  * several keys must put those keys under one hash tag, and extend this note.

@@ -4,7 +4,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
 import { AppLogger } from '../logging/app-logger';
 import { AuthEvents } from '../logging/auth-events';
-import { AccountSummaries, SigninFacts } from '../session/account-summary';
+import { AccountSummaries, SigninFacts } from '../session/account-summaries';
 import { bindingHashOf, matchesBinding } from '../session/browser-binding';
 import { LiveSessions } from '../session/live-sessions';
 import { HandedTokenRefusal, HandedTokens } from '../session/handed-tokens';
@@ -91,7 +91,7 @@ const REFUSALS: Readonly<Record<Refusal, string>> = {
  *   session, bound to this browser like any other (a new sessionBinding and sessionId, a new
  *   family), that records it came from a handed-over token. It holds that access token only (no ID
  *   token, no refresh token), so it lasts the token's lifetime and then ends (sessions.ts
- *   sessionTtlSeconds, token-refresh.ts); the shell then sends the collector through the IdP again.
+ *   sessionTtlSeconds, token-refresher.ts); the shell then sends the collector through the IdP again.
  * - Valid means: TokenVerifier's checks (signature against the IdP's JWKS, RS256, issuer, audience
  *   `api://default`, expiry, claims), not yet expired without the verifier's clock tolerance (a
  *   session cannot start already over), issued to this service's own client (`cid`): Okta's default

@@ -3,7 +3,7 @@ import { TOTP } from 'otpauth';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRET } from '../../src/idp/demo-users';
 import { flowKey } from '../../src/idp/interaction/flow-records';
 import { IDP_STATE_STORE } from '../../src/idp/provider/idp-state-store';
-import { artefactKey } from '../../src/idp/provider/oidc-store-adapter';
+import { artefactKey } from '../../src/idp/provider/store-oidc-storage';
 import type { SessionStore } from '../../src/store/session-store';
 import { Browser, BrowserResponse } from '../support/browser';
 import {

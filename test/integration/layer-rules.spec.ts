@@ -84,7 +84,7 @@ function dependenciesCruised(output: string): number | undefined {
 const leaf = 'export const value = 1;\n';
 const shared = { 'src/shared/s.ts': leaf };
 const router = {
-  'src/api/app-router.ts':
+  'src/api/app-router-factory.ts':
     'export const appRouter = { ping: () => "pong" };\nexport type AppRouter = typeof appRouter;\n',
 };
 
@@ -124,11 +124,11 @@ const breaches: Breach[] = [
   },
   {
     rule: 'browser-code-imports-router-type-only',
-    breach: 'client/ imports src/api/app-router.ts as code',
+    breach: 'client/ imports src/api/app-router-factory.ts as code',
     files: {
       ...router,
       'client/c.ts':
-        "import { appRouter } from '../src/api/app-router';\nexport const c = appRouter;\n",
+        "import { appRouter } from '../src/api/app-router-factory';\nexport const c = appRouter;\n",
     },
   },
   {
@@ -223,7 +223,7 @@ const clientShared = {
 };
 const clientRouterType = {
   'client/api.ts':
-    "import type { AppRouter } from '../src/api/app-router';\nexport type Api = AppRouter;\n",
+    "import type { AppRouter } from '../src/api/app-router-factory';\nexport type Api = AppRouter;\n",
 };
 const controllerExpress = {
   'src/auth/x.controller.ts':
@@ -250,7 +250,7 @@ const allowed: Allowed[] = [
     files: { ...shared, ...viewsShared },
   },
   {
-    allowed: "client/ importing `import type { AppRouter } from '../src/api/app-router'`",
+    allowed: "client/ importing `import type { AppRouter } from '../src/api/app-router-factory'`",
     dependencies: 1,
     files: { ...router, ...clientRouterType },
   },

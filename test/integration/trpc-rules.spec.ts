@@ -8,7 +8,7 @@ import { Sessions } from '../../src/session/sessions';
 import { SESSION_STORE } from '../../src/store/session-store';
 import { AuthEvents } from '../../src/logging/auth-events';
 import { AppLogger } from '../../src/logging/app-logger';
-import { AppRouterFactory } from '../../src/api/app-router';
+import { AppRouterFactory } from '../../src/api/app-router-factory';
 import { CSRF_HEADER, createCallerFactory } from '../../src/api/trpc';
 import { createTrpcContext } from '../../src/api/trpc.middleware';
 import { SignedIn, signedInSession } from '../support/account-api';

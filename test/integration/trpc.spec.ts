@@ -1,7 +1,7 @@
 import { createTRPCClient, httpBatchLink, httpLink, TRPCClientError } from '@trpc/client';
 import request from 'supertest';
 import { DEMO_PASSWORD } from '../../src/idp/demo-users';
-import type { AppRouter } from '../../src/api/app-router';
+import type { AppRouter } from '../../src/api/app-router-factory';
 import { encodeHexJson, hexJsonTransformer } from '../../src/api/hex-json-transformer';
 import { CSRF_HEADER } from '../../src/api/trpc';
 import { ROUTES } from '../../src/shared/routes';

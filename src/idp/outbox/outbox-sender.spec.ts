@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MessageSender, OutgoingMessage } from './message-sender';
-import { MAX_OUTBOX_PAGE, OutboxSender } from './outbox';
+import { MAX_OUTBOX_PAGE, OutboxSender } from './outbox-sender';
 
 const file = path.join(os.tmpdir(), `outbox-${randomUUID()}.sqlite`);
 let now = 1_700_000_000_000;

@@ -2,7 +2,7 @@ import { Controller, ForbiddenException, Get, Header, Query, Req } from '@nestjs
 import { escapeHtml } from '../../render/escape-html';
 import type { Request } from 'express';
 import { outboxRefusal } from './local-request';
-import { OutboxSender, StoredMessage } from './outbox';
+import { OutboxSender, StoredMessage } from './outbox-sender';
 import { ROUTES } from '../../shared/routes';
 
 /**

@@ -16,7 +16,7 @@ import { ROUTES } from '../../shared/routes';
 import { OKTA_ROUTES } from './okta-shape';
 import { SigningKeys } from './signing-keys';
 import type { SessionStore } from '../../store/session-store';
-import { EndedAccountArtefacts, StoreOidcStorage } from './oidc-store-adapter';
+import { EndedAccountArtefacts, StoreOidcStorage } from './store-oidc-storage';
 import { loadOidcProvider } from './load-oidc-provider';
 import { jwtUserinfo } from './jwt-userinfo';
 

@@ -4,7 +4,7 @@ import { tempDataDir } from '../../../test/support/test-config';
 import { RedisSessionStore } from '../../store/redis-session-store';
 import type { SessionStore } from '../../store/session-store';
 import { SqliteSessionStore } from '../../store/sqlite-session-store';
-import { StoreOidcStorage } from './oidc-store-adapter';
+import { StoreOidcStorage } from './store-oidc-storage';
 
 let redis: RunningRedis;
 beforeAll(async () => {

@@ -373,3 +373,134 @@ describe('graceful shutdown settings', () => {
     expect(problemsOf(env)).toEqual(keys);
   });
 });
+
+/** Cases the ENV_VARS table must keep: defaults by IdP mode, values in defaults, one JSON reader. */
+describe(`${parseConfig.name} through ENV_VARS`, () => {
+  const messagesOf = (env: RawEnv): string[] => {
+    try {
+      parseConfig(env);
+    } catch (error) {
+      if (error instanceof ConfigError) return error.problems.map((p) => `${p.key}: ${p.message}`);
+      throw error;
+    }
+    return [];
+  };
+  const JWK = JSON.stringify({ kty: 'RSA', n: 'n'.repeat(342), e: 'AQAB', d: 'd' });
+
+  it('refuses an empty APP_ENV rather than reading it as local, and judges the rest as prod', () => {
+    const messages = messagesOf({ APP_ENV: '' });
+    expect(messages[0]).toBe('APP_ENV: must be one of local, dev, qa, prod (got "")');
+    expect(messages).toContain('PUBLIC_URL: is required in prod');
+  });
+
+  it('fills a default with the parsed value of the variable it names, without trailing slashes', () => {
+    expect(parseConfig({ PORT: '04000' }).http.publicUrl).toBe('http://localhost:4000');
+    const config = parseConfig({
+      PUBLIC_URL: 'http://localhost:3333/',
+      GRADING_BASE_URL: 'https://grading.example/',
+    });
+    expect(config.http.publicUrl).toBe('http://localhost:3333');
+    expect(config.idp.issuer).toBe('http://localhost:3333/oauth2/default');
+    expect(config.services.grading).toBe('https://grading.example');
+    expect(parseConfig({ IDP_ISSUER: 'http://idp.example/o/' }).idp.issuer).toBe(
+      'http://idp.example/o',
+    );
+  });
+
+  it('an external IdP needs its issuer and client in dev too, but not a secret', () => {
+    expect(messagesOf({ APP_ENV: 'dev', IDP_MODE: 'external' })).toEqual([
+      'IDP_ISSUER: is required in dev',
+      'IDP_CLIENT_ID: is required in dev',
+    ]);
+    const external = parseConfig({
+      APP_ENV: 'dev',
+      IDP_MODE: 'external',
+      IDP_ISSUER: 'http://idp.example',
+      IDP_CLIENT_ID: 'signon',
+    });
+    expect(external.idp.clientSecret).toBe(DEVELOPER_SECRETS.IDP_CLIENT_SECRET);
+    expect(external.brandClients).toEqual({});
+    expect(parseConfig({}).brandClients).toEqual(developerBrandClients());
+  });
+
+  it('the embedded IdP in prod is refused, and it alone (its own issuer and client stand)', () => {
+    expect(
+      messagesOf({
+        ...withRemoved(productionEnv(), 'IDP_ISSUER', 'IDP_CLIENT_ID', 'IDP_CLIENT_SECRET'),
+        IDP_MODE: 'embedded',
+      }),
+    ).toEqual(['IDP_MODE: embedded is only allowed in local and dev, not prod']);
+  });
+
+  it('a published secret is reported as published; a malformed ring still as holding the developer key', () => {
+    expect(
+      messagesOf({ ...productionEnv(), IDP_CLIENT_SECRET: DEVELOPER_SECRETS.IDP_CLIENT_SECRET }),
+    ).toEqual(['IDP_CLIENT_SECRET: must not be the public developer default in prod']);
+    expect(
+      messagesOf({ ...productionEnv(), TOKEN_ENCRYPTION_KEYS: `${DEVELOPER_TOKEN_KEY},bad` }),
+    ).toEqual([
+      'TOKEN_ENCRYPTION_KEYS: must be a comma-separated list of id:base64 keys of 32 bytes',
+      'TOKEN_ENCRYPTION_KEYS: must not hold the published developer key in prod',
+    ]);
+  });
+
+  it.each<[string, RawEnv, string[]]>([
+    [
+      'BRAND_URLS not JSON',
+      { BRAND_URLS: '{' },
+      ['BRAND_URLS: must be a JSON object keyed by brand code'],
+    ],
+    [
+      'BRAND_URLS with a bad field',
+      { BRAND_URLS: '{"pcgs":{"baseURL":"x"}}' },
+      [
+        'BRAND_URLS: pcgs.baseURL: must be an absolute http(s) URL without credentials, query or fragment',
+      ],
+    ],
+    [
+      'BRAND_CLIENTS not JSON',
+      { BRAND_CLIENTS: 'x' },
+      ['BRAND_CLIENTS: must be a JSON object keyed by brand code'],
+    ],
+    [
+      'BACKCHANNEL_LOGOUT_URIS not JSON',
+      { BACKCHANNEL_LOGOUT_URIS: '[' },
+      ['BACKCHANNEL_LOGOUT_URIS: must be a JSON object of brand code to https URL'],
+    ],
+    [
+      'SERVICE_SIGNING_KEY not JSON',
+      { SERVICE_SIGNING_KEY: '{' },
+      ['SERVICE_SIGNING_KEY: must be a JSON Web Key'],
+    ],
+    [
+      'SERVICE_SIGNING_KEY not RSA',
+      { SERVICE_SIGNING_KEY: '{"kty":"EC"}' },
+      expect.arrayContaining([
+        expect.stringMatching(/^SERVICE_SIGNING_KEY: kty: must be an RSA key/),
+      ]) as string[],
+    ],
+  ])('reads %s as one JSON variable', (_name, env, messages) => {
+    expect(messagesOf(env)).toEqual(messages);
+  });
+
+  it('a brand client secret is as long as a secret in prod only; the signing key stays as written', () => {
+    const clients = JSON.stringify({ pcgs: { clientId: 'pcgs', clientSecret: 'short' } });
+    expect(messagesOf({ ...productionEnv(), BRAND_CLIENTS: clients })).toEqual([
+      'BRAND_CLIENTS: pcgs.clientSecret: must be at least 32 characters',
+    ]);
+    expect(parseConfig({ APP_ENV: 'dev', BRAND_CLIENTS: clients }).brandClients).toEqual({
+      pcgs: { clientId: 'pcgs', clientSecret: 'short' },
+    });
+    const written = ` ${JWK.replace(',', ', ')} `;
+    expect(parseConfig({ SERVICE_SIGNING_KEY: written }).backchannel.signingKey).toBe(written);
+  });
+
+  it('the embedded token lifetime is held to the ceiling only with the embedded IdP', () => {
+    const longer = {
+      IDP_ACCESS_TOKEN_TTL_SECONDS: '7200',
+      ACCESS_TOKEN_MAX_LIFETIME_SECONDS: '3600',
+    };
+    expect(problemsOf(longer)).toEqual(['IDP_ACCESS_TOKEN_TTL_SECONDS']);
+    expect(problemsOf({ ...productionEnv(), ...longer })).toEqual([]);
+  });
+});

@@ -2,7 +2,7 @@ import { createApiClient, withCursor } from '../../client/api/api-client';
 import { NETWORK_MESSAGES } from '../../client/api/network-fetch';
 import { freePort } from '../support/free-port';
 import { SignedIn, signedInSession } from '../support/account-api';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 interface Sent {
   readonly url: string;
@@ -15,15 +15,11 @@ interface Sent {
  * the bundle runs, here with Node's fetch and the session cookie a browser would send.
  */
 describe('account API client (issue 5: the browser client)', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let collector: SignedIn;
   beforeAll(async () => {
-    t = await startTestApp();
     collector = await signedInSession(t);
   }, 60_000);
-  afterAll(async () => {
-    await t.close();
-  });
 
   function client(options: { cookie?: string; ssr?: boolean; onUnauthorized?: () => void } = {}) {
     const sent: Sent[] = [];

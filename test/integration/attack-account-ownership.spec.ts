@@ -16,7 +16,7 @@ import {
   signinText,
   stepTitle,
 } from '../support/signin-steps';
-import { TestApp, startTestApp } from '../support/test-app';
+import { TestApp, useTestApp } from '../support/test-app';
 
 /**
  * Issue 15 item 2, account ownership, as an attacker would try it over HTTP with a cookie jar, against
@@ -38,16 +38,12 @@ const SCOPE = { scope: 'openid customer profile email offline_access' };
 const title = (step: string, locale = 'en-US'): string => signinText(locale, `steps.${step}.title`);
 const victimEmail = (): string => `victim-${randomUUID()}@example.com`;
 
-let t: TestApp;
+const t = useTestApp();
 let idp: SigninDriver;
 
 beforeAll(async () => {
-  t = await startTestApp();
   idp = await SigninDriver.for(t);
 }, 30_000);
-afterAll(async () => {
-  await t.close();
-});
 
 /** Posts a page's form and expects the next page (not the client). */
 async function next(

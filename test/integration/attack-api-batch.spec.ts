@@ -1,18 +1,14 @@
 import { encodeHexJson } from '../../src/shared/hex-json';
 import { Browser } from '../support/browser';
 import { signInVia } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 32 item 4, the attacker's view. One request without a cookie (an <img> on any site can send
  * it) named account.sessions 940 times: 941 log lines, 15.5 MB. A POST batch of 1,000
  * log.signinEvent calls wrote 1,000 forged sign-ins and moved signins_total by 1,000.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({ RATE_LIMIT_SIGNIN: '1000/60', RATE_LIMIT_SIGNIN_SESSION: '3/60' });
-}, 30_000);
-afterAll(() => t.close());
+const t = useTestApp({ RATE_LIMIT_SIGNIN: '1000/60', RATE_LIMIT_SIGNIN_SESSION: '3/60' });
 
 const API = '/api/collectors-web/trpc';
 const origin = () => new URL(t.config.http.publicUrl).origin;

@@ -1,6 +1,6 @@
 import { freePort } from '../support/free-port';
 import { cookieAttributes, setCookies } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 15 item 9, as an attacker on a sibling subdomain (or a plain-http page of the same host)
@@ -9,17 +9,15 @@ import { TestApp, startTestApp } from '../support/test-app';
  * `__Host-` cookies (RFC 6265bis §4.1.3.2): Secure, host-only, Path=/, which no other host can set,
  * and the service reads only the prefixed name there.
  */
-let t: TestApp;
-beforeAll(async () => {
-  // An https public origin (as in qa and prod); the embedded IdP stays reachable over loopback.
+// An https public origin (as in qa and prod); the embedded IdP stays reachable over loopback.
+const t = useTestApp(async () => {
   const port = await freePort();
-  t = await startTestApp({
+  return {
     PORT: String(port),
     PUBLIC_URL: 'https://signin.example.test',
     IDP_ISSUER: `http://127.0.0.1:${port}/oauth2/default`,
-  });
-}, 30_000);
-afterAll(() => t.close());
+  };
+});
 
 async function startSignin(): Promise<{ state: string; binding: string; header: string }> {
   const res = await fetch(`${t.url}/signin?b=psa`, { redirect: 'manual' });

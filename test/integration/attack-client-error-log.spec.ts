@@ -1,16 +1,12 @@
 import { createApiClient } from '../../client/api/api-client';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 15 item 7, as an attacker (or a leaky page) would send it: log.clientError with a message and
  * a path full of secrets. None of them may reach the log (ASVS 5.0 16.2.5); the line says how many were
  * taken out. The call goes through the browser's own API client, over HTTP, to the real app.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-}, 30_000);
-afterAll(() => t.close());
+const t = useTestApp();
 
 const JWT =
   'eyJhbGciOiJSUzI1NiIsInR5cCI6ImF0K2p3dCJ9.eyJzdWIiOiIwMHUxIn0.c2lnbmF0dXJlLXZhbHVlLXNlY3JldA';

@@ -11,7 +11,7 @@ import {
   signinText,
   stepTitle,
 } from '../support/signin-steps';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 15 item 3, codes and TOTP cannot be guessed, as an attacker would try over HTTP with a cookie
@@ -46,16 +46,12 @@ function withLang(page: BrowserResponse, lang: string): string {
   return url.href;
 }
 
-let t: TestApp;
+const t = useTestApp();
 let idp: SigninDriver;
 
 beforeAll(async () => {
-  t = await startTestApp();
   idp = await SigninDriver.for(t);
 }, 30_000);
-afterAll(async () => {
-  await t.close();
-});
 
 async function newCollector(): Promise<{ id: string; email: string }> {
   const email = `guess-${randomUUID()}@example.com`;

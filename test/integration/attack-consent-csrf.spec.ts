@@ -2,7 +2,7 @@ import { decodeJwt } from 'jose';
 import { AccountProfiles } from '../../src/session/account-profiles';
 import { NAVIGATION_HEADERS, NavigatingBrowser } from '../support/navigating-browser';
 import { locationOf, signInVia } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 15 item 10, as an attacker would send it: /signin?acceptedTermsAndConditions=true is a GET
@@ -10,14 +10,10 @@ import { TestApp, startTestApp } from '../support/test-app';
  * (an image, a frame, a link from another site). Only a top-level navigation from this service, a
  * brand or the IdP may change it; anything else leaves the consent as it was, and the sign-in goes on.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({
-    RATE_LIMIT_SIGNIN: '100000/60',
-    RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-  });
-}, 30_000);
-afterAll(() => t.close());
+const t = useTestApp({
+  RATE_LIMIT_SIGNIN: '100000/60',
+  RATE_LIMIT_SIGNIN_SESSION: '100000/60',
+});
 
 const brandPage = () => `${t.config.http.publicUrl}/demo/brand/psa`;
 

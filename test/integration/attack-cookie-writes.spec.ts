@@ -1,18 +1,14 @@
 import { TRPCClientError } from '@trpc/client';
 import { createApiClient } from '../../client/api/api-client';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 15 item 8, as an attacker would call cookie.setCookie over HTTP: a path that carries markup
  * or a quote, and SameSite=None without asking for Secure on an https deployment (which used to get
  * Secure added quietly). Each is BAD_REQUEST naming the field, and no Set-Cookie is sent.
  */
-let t: TestApp;
-beforeAll(async () => {
-  // An https public origin, as in qa and prod: the policy's cookies are Secure there.
-  t = await startTestApp({ PUBLIC_URL: 'https://signin.example.test' });
-}, 30_000);
-afterAll(() => t.close());
+// An https public origin, as in qa and prod: the policy's cookies are Secure there.
+const t = useTestApp({ PUBLIC_URL: 'https://signin.example.test' });
 
 function api(seen: { setCookie: string[] }) {
   return createApiClient({

@@ -1,5 +1,5 @@
 import * as http from 'node:http';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 32 item 6, the attacker's view: a request to the embedded IdP with a Host header (or, behind
@@ -26,11 +26,7 @@ describe.each([
   ['directly', {}],
   ['behind a proxy (TRUST_PROXY=1)', { TRUST_PROXY: '1' }],
 ])('the embedded IdP %s', (_where, env) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(env);
-  }, 30_000);
-  afterAll(() => t.close());
+  const t = useTestApp(env);
 
   it.each([
     ['Host: evil.com', { host: 'evil.com' }],

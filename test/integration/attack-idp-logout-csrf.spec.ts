@@ -1,6 +1,6 @@
 import { Browser } from '../support/browser';
 import { locationOf, signInVia, throughBrandGrant } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 15 item 10, as an attacker would try it: a page elsewhere links (or frames, or redirects) a
@@ -8,14 +8,10 @@ import { TestApp, startTestApp } from '../support/test-app';
  * registered landing, the confirmation must not submit itself: the collector stays signed in unless
  * they press the button. This service's own sign-out still signs out at once.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({
-    RATE_LIMIT_SIGNIN: '100000/60',
-    RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-  });
-}, 30_000);
-afterAll(() => t.close());
+const t = useTestApp({
+  RATE_LIMIT_SIGNIN: '100000/60',
+  RATE_LIMIT_SIGNIN_SESSION: '100000/60',
+});
 
 const AUTO_SUBMIT = "document.getElementById('op.logoutForm').submit()";
 

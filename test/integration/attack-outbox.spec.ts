@@ -1,5 +1,5 @@
 import * as http from 'node:http';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 15 item 5, as an attacker would try it: the outbox holds every live sign-in code, and it is
@@ -7,11 +7,7 @@ import { TestApp, startTestApp } from '../support/test-app';
  * for anyone) and a DNS-rebinding page in their browser (which reaches 127.0.0.1 under its own host
  * name) must both be refused; the developer's own request still works.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-}, 30_000);
-afterAll(() => t.close());
+const t = useTestApp();
 
 /** A raw request to the app's loopback socket with exactly these headers (fetch cannot set Host). */
 function get(

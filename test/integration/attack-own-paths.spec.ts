@@ -2,7 +2,7 @@ import * as http from 'node:http';
 import { OPEN_REDIRECT_BYPASSES } from '../fixtures/open-redirect-bypasses';
 import { sameOriginPath } from '../../src/shared/routes';
 import { inBatches, pageDataOf } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 15 item 6, as an attacker would send it: request paths written so that a Location or link the
@@ -10,11 +10,7 @@ import { TestApp, startTestApp } from '../support/test-app';
  * `Location: //evil.com/x`). The `t` redirect and the error page's 'try again' link both go through one
  * helper (sameOriginPath); every known bypass, as a raw request path, must stay on this origin.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-}, 30_000);
-afterAll(() => t.close());
+const t = useTestApp();
 
 /** A raw request line: node:http sends the path exactly as written (fetch would normalise it). */
 function raw(path: string): Promise<{ status: number; location?: string; body: string }> {

@@ -1,6 +1,6 @@
 import { RATE_LIMITED_ROUTES } from '../../src/rate-limit/rate-limited-routes';
 import { ROUTES } from '../../src/shared/routes';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 32 item 3, the attacker's view: the same route under another case or with a trailing slash.
@@ -9,15 +9,11 @@ import { TestApp, startTestApp } from '../support/test-app';
  * exact path got its first at post 31. Now a variant is no route at all: 404, before any limit,
  * handler or IdP sees it, and the exact path is still limited.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({
-    RATE_LIMIT_CREDENTIAL_POSTS: '3/60',
-    RATE_LIMIT_SIGNIN: '3/60',
-    RATE_LIMIT_SIGNIN_SESSION: '3/60',
-  });
-}, 30_000);
-afterAll(() => t.close());
+const t = useTestApp({
+  RATE_LIMIT_CREDENTIAL_POSTS: '3/60',
+  RATE_LIMIT_SIGNIN: '3/60',
+  RATE_LIMIT_SIGNIN_SESSION: '3/60',
+});
 
 /** The path a table row names (a step route gets one page below it). */
 const pathOf = (route: (typeof RATE_LIMITED_ROUTES)[number]) =>

@@ -1,20 +1,16 @@
 import { Browser } from '../support/browser';
 import { signInVia, throughBrandGrant } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 32 item 5, the attacker's (or an eager script's) view: every signed-in /signin?b=collectors
  * made another year-long session and kept the earlier ones; one collector reached 116. Now a
  * browser keeps one session per brand of a sign-in: a repeated hop replaces the earlier one.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({
-    RATE_LIMIT_SIGNIN: '100000/60',
-    RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-  });
-}, 30_000);
-afterAll(() => t.close());
+const t = useTestApp({
+  RATE_LIMIT_SIGNIN: '100000/60',
+  RATE_LIMIT_SIGNIN_SESSION: '100000/60',
+});
 
 async function sessionsOf(browser: Browser): Promise<{ brand: string; current: boolean }[]> {
   const res = await browser.get(`${t.url}/api/collectors-web/trpc/account.sessions`);

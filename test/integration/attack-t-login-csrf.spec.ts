@@ -8,7 +8,7 @@ import {
   signedOutLanding,
   throughIdpLogout,
 } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 32 item 1 (login CSRF through `t`), the attacker's view: they sign in themselves, take the
@@ -16,11 +16,7 @@ import { TestApp, startTestApp } from '../support/test-app';
  * browser into the attacker's account (here and onward at PSA), and a signed-in victim was switched
  * into it by a sign-out link whose `r` was this service's /collection?t=….
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-}, 30_000);
-afterAll(() => t.close());
+const t = useTestApp();
 
 /** The attacker's `t`: what PSA received at their sign-in (the demo user collector@example.com). */
 async function attackersToken(): Promise<string> {

@@ -2,7 +2,7 @@ import { Browser } from '../support/browser';
 import { NAVIGATION_HEADERS, NavigatingBrowser } from '../support/navigating-browser';
 import { jarCookie, locationOf, signInVia } from '../support/signin-journey';
 import { RunningRedis, startRedis } from '../support/redis-server';
-import { TestApp, startTestApp } from '../support/test-app';
+import { TestApp, startTestApp, useTestApp } from '../support/test-app';
 
 /**
  * Issue 32 item 2, the attacker's view: one `t` signed three fresh browsers in, and after the
@@ -29,11 +29,7 @@ const reasons = (t: TestApp) =>
   t.logs.records.filter((r) => r.context === 'TokenParamSignin').map((r) => r.reason);
 
 describe('one instance', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  }, 30_000);
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('a t signs one browser in, and no second or third', async () => {
     const { token } = await brandToken(t);

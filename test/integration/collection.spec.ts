@@ -3,16 +3,10 @@ import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import { Browser } from '../support/browser';
 import { signedInSession } from '../support/account-api';
 import { submitRaw } from '../support/oidc-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 describe('/collection (§2, §4 step 9)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp();
 
   it('sends a collector who is not signed in to /signin with r, b, QTM_SID and QTM_UID', async () => {
     const res = await request(t.url)
@@ -48,13 +42,7 @@ describe('/collection (§2, §4 step 9)', () => {
 });
 
 describe('/collection with steps pending (§2 shell rule, no redirect loop)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp();
 
   // Issue 14 items 5 and 6 changed this journey. The IdP now says what the collector put off in
   // their sign-in ("Not now" is promptMfaSignin=false, which the session keeps for the §2 rule; a

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { CLIENT_DIST_DIR } from '../../src/config/project-paths';
 import { signedInSession } from '../support/account-api';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 18 item 1, bytes on the wire: static files as the best precompressed copy the request
@@ -56,13 +56,11 @@ const manifest = () =>
   };
 
 describe('compression on (the default)', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let cookie: string;
   beforeAll(async () => {
-    t = await startTestApp();
     cookie = (await signedInSession(t)).cookie;
   }, 60_000);
-  afterAll(() => t.close());
 
   it.each([
     ['br, gzip', 'br'],
@@ -152,13 +150,11 @@ describe('compression on (the default)', () => {
 });
 
 describe('COMPRESSION=off (a proxy in front compresses)', () => {
-  let t: TestApp;
+  const t = useTestApp({ COMPRESSION: 'off' });
   let cookie: string;
   beforeAll(async () => {
-    t = await startTestApp({ COMPRESSION: 'off' });
     cookie = (await signedInSession(t)).cookie;
   }, 60_000);
-  afterAll(() => t.close());
 
   it('pages go plain; static files keep their precompressed copies', async () => {
     const page = await get(t.url, '/collection', { cookie, 'accept-encoding': 'br, gzip' });

@@ -4,7 +4,7 @@ import { CLIENT_DIST_DIR } from '../../src/config/project-paths';
 import { inlineCss } from '../../src/render/client-assets';
 import { Browser, type BrowserResponse } from '../support/browser';
 import { signInVia } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 18 item 5, first paint on a phone: the structure that lets a page paint from its HTML alone
@@ -40,12 +40,11 @@ function structure(res: BrowserResponse) {
 }
 
 describe('first paint: what a page needs before it can paint is in its HTML (issue 18 item 5)', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let collection: BrowserResponse;
   let step: BrowserResponse;
   let error: BrowserResponse;
   beforeAll(async () => {
-    t = await startTestApp();
     const browser = new Browser();
     await signInVia(t, browser, '');
     collection = await browser.get(`${t.url}/collection`);
@@ -55,7 +54,6 @@ describe('first paint: what a page needs before it can paint is in its HTML (iss
       headers: { accept: 'text/html' },
     });
   }, 60_000);
-  afterAll(() => t.close());
 
   const pages = () =>
     [

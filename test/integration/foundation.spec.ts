@@ -12,7 +12,7 @@ import {
 import { AppError } from '../../src/errors/app-error';
 import { freePort } from '../support/free-port';
 import { RunningRedis, startRedis } from '../support/redis-server';
-import { TestApp, startTestApp } from '../support/test-app';
+import { startTestApp, useTestApp } from '../support/test-app';
 
 /** Routes that only exist in this test, to drive the global exception filter. */
 @Controller('__test')
@@ -33,13 +33,7 @@ class FailingController {
 }
 
 describe('foundation over HTTP', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ APP_ENV: 'dev' }, [FailingController]);
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp({ APP_ENV: 'dev' }, [FailingController]);
 
   it('GET /healthz answers ok with a request id and security headers', async () => {
     const res = await request(t.url).get('/healthz').expect(200);

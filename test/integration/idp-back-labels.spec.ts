@@ -5,7 +5,7 @@ import { DEMO_PASSWORD, DEMO_PASSWORD_HASH } from '../../src/idp/demo-users';
 import type { Locale } from '../../src/shared/locale';
 import { Browser, BrowserResponse } from '../support/browser';
 import { SigninDriver, signinText, stepTitle, textOf } from '../support/signin-steps';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 const LONG = 120_000;
 const LOCALES: readonly Locale[] = ['en-US', 'en-CA', 'fr-CA', 'ja-JP'];
@@ -23,19 +23,15 @@ const LABEL_BY_DESTINATION: Readonly<Record<string, string>> = {
 };
 
 describe('each sign-in step’s back action is labelled with where it leads (issue 33)', () => {
-  let t: TestApp;
+  const t = useTestApp({
+    RATE_LIMIT_SIGNIN: '100000/60',
+    RATE_LIMIT_SIGNIN_SESSION: '100000/60',
+  });
   let idp: SigninDriver;
 
   beforeAll(async () => {
-    t = await startTestApp({
-      RATE_LIMIT_SIGNIN: '100000/60',
-      RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-    });
     idp = await SigninDriver.for(t);
   }, 30_000);
-  afterAll(async () => {
-    await t?.close();
-  });
 
   /** An account of this test's own (demo password), with these verified second factors. */
   async function newAccount(locale: Locale, factors: ('email' | 'sms')[] = []): Promise<string> {

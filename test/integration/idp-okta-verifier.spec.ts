@@ -2,21 +2,19 @@ import OktaJwtVerifier from '@okta/jwt-verifier';
 import { decodeProtectedHeader } from 'jose';
 import { Browser } from '../support/browser';
 import { locationOf, signInVia } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 31 item 2: a brand that tests against local or dev sees what it will see in prod. The
  * embedded IdP's access tokens verify with Okta's own verifier for Node, as a brand's server would
  * use it, and its userinfo answers the `t` a brand received, as Okta's does.
  */
-let t: TestApp;
+const t = useTestApp();
 let token: string;
 beforeAll(async () => {
-  t = await startTestApp();
   const { landing } = await signInVia(t, new Browser(), 'b=psa');
   token = locationOf(landing).searchParams.get('t') ?? '';
 }, 60_000);
-afterAll(() => t?.close());
 
 it('a brand’s t verifies with @okta/jwt-verifier: issuer, audience, client id, signature, expiry', async () => {
   const verifier = new OktaJwtVerifier({

@@ -12,7 +12,7 @@ import {
   signinText,
   stepTitle,
 } from '../support/signin-steps';
-import { TestApp, startTestApp } from '../support/test-app';
+import { TestApp, useTestApp } from '../support/test-app';
 
 /**
  * Issue 14 item 3, "the brand is visible on every page of the journey" (§2 simple header, favicons,
@@ -101,15 +101,11 @@ function footerLinks(t: TestApp, page: BrowserResponse): string[] {
 const LONG = 120_000;
 
 describe('the brand on every page of the journey (issue 14 item 3)', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let idp: SigninDriver;
   beforeAll(async () => {
-    t = await startTestApp();
     idp = await SigninDriver.for(t);
   }, 30_000);
-  afterAll(async () => {
-    await t?.close();
-  });
 
   describe('the IdP’s sign-in steps: the brand of the authorization request (brand=)', () => {
     it.each(BRANDS)(

@@ -1,17 +1,13 @@
 import { Browser } from '../support/browser';
 import { locationOf, pageDataOf, signedOutLanding, throughIdp } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 33 item 4: the bare address a newcomer opens after `npm start`. From `/` a signed-out person
  * reaches sign-in and, once signed in, the landing; a signed-in one reaches the landing at once; the
  * language asked for at `/` is kept at every hop. Before, `/` answered the 404 error page.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-}, 30_000);
-afterAll(() => t.close());
+const t = useTestApp();
 
 describe('GET /', () => {
   it('signed out: to /collection, then sign-in, then back to /collection signed in', async () => {

@@ -7,7 +7,7 @@ import type { LandingData } from '../../src/shared/landing';
 import { Browser, BrowserResponse } from '../support/browser';
 import { csrfOf, formActionOf } from '../support/signin-steps';
 import { locationOf, pageDataOf, pageText, throughBrandGrant } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 16 item 4: the landing is the collector's account home. From the brand's link, through the
@@ -15,14 +15,10 @@ import { TestApp, startTestApp } from '../support/test-app';
  * userinfo), their second factors, their sessions (count, link), and the family's sites to continue
  * to, each in the collector's language.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp({
-    RATE_LIMIT_SIGNIN: '100000/60',
-    RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-  });
-}, 30_000);
-afterAll(() => t.close());
+const t = useTestApp({
+  RATE_LIMIT_SIGNIN: '100000/60',
+  RATE_LIMIT_SIGNIN_SESSION: '100000/60',
+});
 
 function text(locale: string, key: string): string {
   const tree = JSON.parse(readFileSync(path.join(LOCALES_DIR, locale, 'common.json'), 'utf8'));

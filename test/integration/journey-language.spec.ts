@@ -12,7 +12,7 @@ import {
   throughIdp,
   throughIdpLogout,
 } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 14 item 2: the collector's language follows them (§1, §2 locale path rule, §5 locale order).
@@ -21,17 +21,15 @@ import { TestApp, startTestApp } from '../support/test-app';
  * service shows afterwards: the IdP's steps, the landing at /fr-CA/collection, the shell's own links
  * (sessions, sign-out, try again), an error page of the journey, and the logout landing (item 8).
  */
-let t: TestApp;
+const t = useTestApp({
+  RATE_LIMIT_SIGNIN: '100000/60',
+  RATE_LIMIT_SIGNIN_SESSION: '100000/60',
+});
 let base: string;
 
-beforeAll(async () => {
-  t = await startTestApp({
-    RATE_LIMIT_SIGNIN: '100000/60',
-    RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-  });
+beforeAll(() => {
   base = t.config.http.publicUrl;
 }, 30_000);
-afterAll(() => t.close());
 
 type Messages = Record<string, unknown>;
 const messages = new Map<string, Messages>();

@@ -1,6 +1,6 @@
 import { TOKEN_PROBLEM_MESSAGES } from '../../src/token/token-verifier';
 import { basicAuth, exchangeHandoff } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { TestApp, startTestApp, useTestApp } from '../support/test-app';
 
 /**
  * Issue 14 item 9, the messages of §8 where they belong, over HTTP: "access token must be specified"
@@ -15,11 +15,7 @@ const warningsSaying = (t: TestApp, msg: string) =>
   t.logs.records.filter((r) => r.level === WARN && r.msg === msg);
 
 describe('§8 "access token must be specified"', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('is the message for a missing token, in the one table of token problems', () => {
     expect(TOKEN_PROBLEM_MESSAGES.missing).toBe(MISSING);

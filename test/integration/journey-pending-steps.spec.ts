@@ -20,7 +20,7 @@ import {
   throughIdpLogout,
 } from '../support/signin-journey';
 import { csrfOf, formActionOf, signinText, stepTitle } from '../support/signin-steps';
-import { TestApp, startTestApp } from '../support/test-app';
+import { TestApp, startTestApp, useTestApp } from '../support/test-app';
 
 /**
  * Issue 14 items 5, 6 and 10 as journeys over HTTP with a cookie jar, from the brand's link to the
@@ -204,13 +204,7 @@ async function signInToShell(
 }
 
 describe('pending steps over HTTP, with the embedded IdP (issue 14 items 5, 6, 10)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp(FAST_REFRESH);
-  }, 30_000);
-  afterAll(async () => {
-    await t?.close();
-  });
+  const t = useTestApp(FAST_REFRESH);
 
   describe('item 5: §4 After login step 3 goes back to the IdP without a second password', () => {
     it.each([

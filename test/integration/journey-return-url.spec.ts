@@ -1,6 +1,6 @@
 import { Browser } from '../support/browser';
 import { jarCookie, locationOf, signInVia, throughBrandGrant } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 14 item 1: a bad return URL never blocks sign-in (§5 "r is used only when it passes a
@@ -9,17 +9,15 @@ import { TestApp, startTestApp } from '../support/test-app';
  * and ends where §4 says: the brand's target, or /collection. The dropped URL is logged as a warning
  * with the brand, without its query.
  */
-let t: TestApp;
+const t = useTestApp({
+  RATE_LIMIT_SIGNIN: '100000/60',
+  RATE_LIMIT_SIGNIN_SESSION: '100000/60',
+});
 let demo: (brand: string) => string;
 
-beforeAll(async () => {
-  t = await startTestApp({
-    RATE_LIMIT_SIGNIN: '100000/60',
-    RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-  });
+beforeAll(() => {
   demo = (brand) => `${t.config.http.publicUrl}/demo/brand/${brand}`;
 }, 30_000);
-afterAll(() => t.close());
 
 const endpointOf = (url: URL) => `${url.origin}${url.pathname}`;
 const dropLines = () => t.logs.records.filter((r) => r.event === 'return-url-dropped');

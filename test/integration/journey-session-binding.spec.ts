@@ -7,22 +7,17 @@ import {
   signInVia,
   throughBrandGrant,
 } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 14 item 4: a fresh session id for every after-login (§4 step 5), and `si` is no bearer
  * credential. The attack it stops: a brand's `si` (a URL value that lands in its logs, histories and
  * referrers) presented as the `sessionId` cookie used to return fresh `t` and `rt` for any brand.
  */
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await startTestApp({
-    RATE_LIMIT_SIGNIN: '100000/60',
-    RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-  });
-}, 30_000);
-afterAll(() => t.close());
+const t = useTestApp({
+  RATE_LIMIT_SIGNIN: '100000/60',
+  RATE_LIMIT_SIGNIN_SESSION: '100000/60',
+});
 
 const authorize = () => `${t.config.idp.issuer}/v1/authorize`;
 const endpointOf = (url: URL) => `${url.origin}${url.pathname}`;

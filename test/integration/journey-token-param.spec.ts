@@ -13,7 +13,7 @@ import {
   signInVia,
   sqliteStoreRow,
 } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { TestApp, startTestApp, useTestApp } from '../support/test-app';
 
 /**
  * Issue 14 item 7, "`t` means something" (§4 App start step 3, Token handling), over HTTP with cookie
@@ -84,14 +84,10 @@ async function collectionAs(t: TestApp, browser: Browser): Promise<'signed-in' |
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('`t` on a page signs in (issue 14 item 7)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({
-      RATE_LIMIT_SIGNIN: '100000/60',
-      RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-    });
-  }, 30_000);
-  afterAll(() => t.close());
+  const t = useTestApp({
+    RATE_LIMIT_SIGNIN: '100000/60',
+    RATE_LIMIT_SIGNIN_SESSION: '100000/60',
+  });
 
   it(
     "a brand's t opens /collection in a fresh jar, bound to it, and leaves the URL",
@@ -393,11 +389,7 @@ describe('attack: a forged, unsigned, expired, foreign or mistyped t signs nobod
 
 describe('with short-lived access tokens (IDP_ACCESS_TOKEN_TTL_SECONDS)', () => {
   const TTL = 8;
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ IDP_ACCESS_TOKEN_TTL_SECONDS: String(TTL) });
-  }, 30_000);
-  afterAll(() => t.close());
+  const t = useTestApp({ IDP_ACCESS_TOKEN_TTL_SECONDS: String(TTL) });
 
   it(
     "a t-session lasts the token's lifetime, then ends (and /signin goes through the IdP again)",

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Token cookies that earlier versions left in browsers (§4 Token handling "Legacy JSON-wrapped
@@ -11,13 +11,7 @@ import { TestApp, startTestApp } from '../support/test-app';
  * be a stale bearer token that nothing reads.
  */
 describe('token cookies left by earlier versions', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  });
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp();
 
   const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln';
   const clearing = (name: string) =>

@@ -4,7 +4,7 @@ import { rateLimitGroup } from '../../src/rate-limit/rate-limited-routes';
 import { Browser } from '../support/browser';
 import { RunningRedis, startRedis } from '../support/redis-server';
 import { cookieValue, jarCookie, locationOf, signInVia } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { TestApp, startTestApp, useTestApp } from '../support/test-app';
 
 /**
  * Issue 7 item 4 over HTTP: Prometheus metrics at /metrics (requests by route pattern, sign-ins and
@@ -220,13 +220,7 @@ describe('metrics at /metrics', () => {
 });
 
 describe('W3C trace context', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({ APP_ENV: 'dev' });
-  }, 30_000);
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp({ APP_ENV: 'dev' });
 
   /** Every log line of one request, by its request id. */
   const linesOf = (requestId: string) =>

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { RATE_LIMITED_ROUTES } from '../../src/rate-limit/rate-limited-routes';
 import { ROUTES } from '../../src/shared/routes';
 import { RunningRedis, startRedis } from '../support/redis-server';
-import { TestApp, startTestApp } from '../support/test-app';
+import { startTestApp, useTestApp } from '../support/test-app';
 
 describe('rate limits on credential steps (docs/design.md "Brute force")', () => {
   it('refuses the sign-in step posts of one address past the limit with 429, and nothing else', async () => {
@@ -61,15 +61,11 @@ describe('rate limits on credential steps (docs/design.md "Brute force")', () =>
  * past its limit. A listed route whose controller lacks `@RateLimited()` fails its row here.
  */
 describe('every route of RATE_LIMITED_ROUTES is limited', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp({
-      RATE_LIMIT_CREDENTIAL_POSTS: '2/60',
-      RATE_LIMIT_SIGNIN: '2/60',
-      RATE_LIMIT_SIGNIN_SESSION: '50/60',
-    });
+  const t = useTestApp({
+    RATE_LIMIT_CREDENTIAL_POSTS: '2/60',
+    RATE_LIMIT_SIGNIN: '2/60',
+    RATE_LIMIT_SIGNIN_SESSION: '50/60',
   });
-  afterAll(() => t.close());
 
   const hit = (method: 'GET' | 'POST', path: string) =>
     method === 'GET'

@@ -6,7 +6,7 @@ import { encodeHexJson } from '../../src/shared/hex-json';
 import { Sessions } from '../../src/session/sessions';
 import { Browser } from '../support/browser';
 import { jarCookie, signInVia } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 const CHROME_MAC =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -28,13 +28,7 @@ function rowsOf(html: string): SessionRow[] {
 }
 
 describe('session management (issue 7 item 3)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await startTestApp();
-  }, 60_000);
-  afterAll(async () => {
-    await t.close();
-  });
+  const t = useTestApp();
 
   async function device(userAgent: string, email = 'collector@example.com'): Promise<Device> {
     const browser = new Browser({ 'user-agent': userAgent });

@@ -2,19 +2,15 @@ import request from 'supertest';
 import { SHELL_COMMON_SECTIONS } from '../../views/shell/shell-data';
 import { Browser } from '../support/browser';
 import { pageDataOf, signInVia } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 describe('shell pages: rendering, hydration data, CSP and assets (issue 6)', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let browser: Browser;
   beforeAll(async () => {
-    t = await startTestApp();
     browser = new Browser();
     await signInVia(t, browser, '');
   }, 60_000);
-  afterAll(async () => {
-    await t.close();
-  });
 
   it('renders /collection with a nonce-based CSP that every script carries, and no caching', async () => {
     const res = await browser.get(`${t.url}/collection`);

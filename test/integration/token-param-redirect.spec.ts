@@ -1,5 +1,5 @@
 import * as http from 'node:http';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * §4 App start step 3 on the server: a page URL with `t` is answered with a redirect to the same page
@@ -7,11 +7,7 @@ import { TestApp, startTestApp } from '../support/test-app';
  * protocol-relative `//attacker.example`, which a browser follows to another host (an open redirect
  * through the token parameter). The Location must always stay on this service.
  */
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
+const t = useTestApp();
 
 /** A raw request: supertest and fetch would normalise the path before sending it. */
 function rawGet(path: string): Promise<http.IncomingMessage> {

@@ -12,7 +12,7 @@ import { AppRouterFactory } from '../../src/api/app-router-factory';
 import { CSRF_HEADER, createCallerFactory } from '../../src/api/trpc';
 import { createTrpcContext } from '../../src/api/trpc.middleware';
 import { SignedIn, signedInSession } from '../support/account-api';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * The account API's rules (§7, §8, docs/design.md "CSRF"), called through tRPC's createCaller with the
@@ -21,7 +21,7 @@ import { TestApp, startTestApp } from '../support/test-app';
  */
 
 const FOREIGN = 'https://evil.example';
-let t: TestApp;
+const t = useTestApp();
 let publicOrigin: string;
 const callerFactory = (factory: AppRouterFactory) => createCallerFactory(factory.build());
 let createCaller: ReturnType<typeof callerFactory>;
@@ -72,14 +72,10 @@ const effectLines = () =>
 /** A well-formed session id that names no session. */
 const nobodysSession = () => randomBytes(32).toString('base64url');
 
-beforeAll(async () => {
-  t = await startTestApp();
+beforeAll(() => {
   publicOrigin = new URL(t.config.http.publicUrl).origin;
   createCaller = callerFactory(t.app.get(AppRouterFactory));
 }, 60_000);
-afterAll(async () => {
-  await t?.close();
-});
 
 describe('CSRF (docs/design.md): mutations need x-collectors-csrf: 1 and, if an Origin is sent, this site’s', () => {
   let collector: SignedIn;

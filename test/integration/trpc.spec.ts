@@ -7,7 +7,7 @@ import { CSRF_HEADER } from '../../src/api/trpc';
 import { ROUTES } from '../../src/shared/routes';
 import { Browser } from '../support/browser';
 import { submitRaw } from '../support/oidc-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { TestApp, startTestApp, useTestApp } from '../support/test-app';
 
 describe('log.clientError is rate-limited per address', () => {
   const sendReport = (t: TestApp) =>
@@ -44,14 +44,10 @@ describe('log.clientError is rate-limited per address', () => {
 });
 
 describe('the account API at /api/collectors-web/trpc (§7, §8)', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let api: string;
-  beforeAll(async () => {
-    t = await startTestApp();
+  beforeAll(() => {
     api = `${t.url}${ROUTES.api}`;
-  });
-  afterAll(async () => {
-    await t.close();
   });
 
   function client(headers: Record<string, string> = {}, batch = true) {

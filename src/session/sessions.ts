@@ -8,7 +8,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { TokenSet } from '../oidc/oidc-client';
 import { SESSION_STORE, SessionStore, StoreWrite } from '../store/session-store';
 import { TokenVault } from '../store/token-vault';
-import type { AccountSummary } from './account-summaries';
+import type { AccountSummary } from '../shared/landing';
 
 export type { TokenSet } from '../oidc/oidc-client';
 

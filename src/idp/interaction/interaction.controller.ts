@@ -14,14 +14,13 @@ import {
 import type { Request, Response } from 'express';
 import { Translators } from '../../locale/translators';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { Locale, legalAgreementUrl, normalizeLocale, resolveLocale } from '../../shared/locale';
+import { legalAgreementUrl, normalizeLocale, resolveLocale } from '../../shared/locale';
 import { sendPage } from '../../render/send-page';
-import type { Translate } from '../../shared/translate';
 import { EmbeddedIdp } from '../provider/embedded-idp';
 import { InteractionOutcome, InteractionService } from './interaction.service';
+import type { PageContext } from './page-context';
 import { ROUTES } from '../../shared/routes';
 import { RateLimited } from '../../rate-limit/rate-limit.guard';
-import type { Theme } from '../../../views/shell/shell-data';
 
 /**
  * The sign-in steps of the embedded IdP (§4), one URL per oidc-provider interaction. GET shows the
@@ -97,14 +96,4 @@ export class InteractionController {
         return;
     }
   }
-}
-
-export interface PageContext {
-  readonly locale: Locale;
-  readonly t: Translate;
-  readonly termsUrl: string;
-  /** Keeps an explicit ?lang= across the post/redirect/get hops. */
-  readonly langQuery: string;
-  /** The collector's theme (the shell's theme cookie); light without one. */
-  readonly theme: Theme;
 }

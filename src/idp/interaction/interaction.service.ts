@@ -24,7 +24,7 @@ import {
 } from '../provider/embedded-idp';
 import { RESOURCE_SCOPES, SUPPORTED_SCOPES, interactionPath } from '../provider/okta-shape';
 import { FlowData, FlowRecords, csrfMatches, newCsrfToken } from './flow-records';
-import type { PageContext } from './interaction.controller';
+import type { PageContext } from './page-context';
 import { journeyBrand } from '../provider/journey-brand';
 import { SigninSteps } from './signin-steps';
 import { STEP_VIEWS, offeredActions } from '../../../views/signin/step-views';

@@ -81,6 +81,8 @@ describe(parseConfig.name, () => {
     ['redis without a URL', { SESSION_STORE: 'redis' }, ['REDIS_URL']],
     ['redis with a bad URL', { SESSION_STORE: 'redis', REDIS_URL: 'http://x' }, ['REDIS_URL']],
     ['an unknown log level', { LOG_LEVEL: 'loud' }, ['LOG_LEVEL']],
+    // It used to be read after the problems were counted, so a bad value ran as `on`.
+    ['a compression other than on or off', { COMPRESSION: 'yes' }, ['COMPRESSION']],
     [
       'a client-error limit without its window',
       { RATE_LIMIT_CLIENT_ERRORS: '120' },

@@ -201,6 +201,7 @@ export function parseConfig(raw: RawEnv): AppConfig {
   const shutdown = { drainMs: get('SHUTDOWN_DRAIN_MS'), timeoutMs: get('SHUTDOWN_TIMEOUT_MS') };
   const accessTokenTtlSeconds = get('IDP_ACCESS_TOKEN_TTL_SECONDS');
   const accessTokenMaxLifetimeSeconds = get('ACCESS_TOKEN_MAX_LIFETIME_SECONDS');
+  const compression = get('COMPRESSION') === 'on';
 
   const agreeing = {
     SESSION_IDLE_TIMEOUT_SECONDS: sessionLifetime.idleSeconds,
@@ -232,7 +233,7 @@ export function parseConfig(raw: RawEnv): AppConfig {
       port,
       publicUrl,
       trustProxy,
-      compression: get('COMPRESSION') === 'on',
+      compression,
       apiMaxBatch,
     },
     services,

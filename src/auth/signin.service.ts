@@ -1,5 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import * as client from 'openid-client';
 import { REDIRECT_POLICY } from '../brand/brand.module';
 import type { RedirectPolicy, SafeRedirectUrl } from '../brand/redirect-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -7,7 +6,7 @@ import { AppError } from '../errors/app-error';
 import { CookieChange, HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
 import { AuthEvents } from '../logging/auth-events';
 import { redactCallerUrl } from '../logging/redaction';
-import { IdpError, OidcClient, TokenResult } from '../oidc/oidc-client';
+import { IdpError, OidcClient, TokenResult, freshAuthorizationChecks } from '../oidc/oidc-client';
 import { AccountProfiles } from '../session/account-profiles';
 import { pendingStepOf } from '../session/account-status';
 import { AccountSummaries, SigninFacts } from '../session/account-summaries';
@@ -126,9 +125,8 @@ export class SigninService {
     journey: JourneyContext,
     pendingStep?: PendingStep,
   ): Promise<RedirectOutcome> {
-    // code_verifier and nonce MUST be fresh for every redirect (openid-client, RFC 9700 §2.1.1).
-    const verifier = client.randomPKCECodeVerifier();
-    const nonce = client.randomNonce();
+    // code_verifier and nonce MUST be fresh for every redirect (RFC 9700 §2.1.1).
+    const { verifier, nonce } = freshAuthorizationChecks();
     const { state, binding } = await this.loginStates.begin({
       kind: 'token',
       journey,
@@ -140,7 +138,7 @@ export class SigninService {
       redirectUri: `${this.config.http.publicUrl}${ROUTES.loginLanding}`,
       state,
       nonce,
-      codeChallenge: await client.calculatePKCECodeChallenge(verifier),
+      verifier,
       uiLocales: journey.locale,
       // §2: the IdP's steps show the brand the collector came from (the embedded IdP reads it).
       extra: {
@@ -340,8 +338,7 @@ export class SigninService {
     current: Current,
     brandHop: BrandHop,
   ): Promise<RedirectOutcome> {
-    const verifier = client.randomPKCECodeVerifier();
-    const nonce = client.randomNonce();
+    const { verifier, nonce } = freshAuthorizationChecks();
     const { state, binding } = await this.loginStates.begin({
       kind: 'brand-grant',
       journey,
@@ -353,7 +350,7 @@ export class SigninService {
       redirectUri: `${this.config.http.publicUrl}${ROUTES.loginLanding}`,
       state,
       nonce,
-      codeChallenge: await client.calculatePKCECodeChallenge(verifier),
+      verifier,
       prompt: 'none',
       uiLocales: journey.locale,
       extra: { brand: journey.brand },

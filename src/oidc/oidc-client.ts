@@ -91,6 +91,20 @@ export interface TokenResult extends TokenSet {
   readonly claims: Record<string, unknown>;
 }
 
+/** What one redirect to the IdP must check on its way back: its PKCE verifier and its nonce. */
+export interface AuthorizationChecks {
+  readonly verifier: string;
+  readonly nonce: string;
+}
+
+/**
+ * A fresh PKCE verifier and nonce for each redirect, never reused (RFC 9700 §2.1.1): the sign-in
+ * keeps them with its login state and hands them back to `exchangeCode`.
+ */
+export function freshAuthorizationChecks(): AuthorizationChecks {
+  return { verifier: client.randomPKCECodeVerifier(), nonce: client.randomNonce() };
+}
+
 /**
  * The one place that speaks OpenID Connect to the IdP (docs/design.md "Style": third-party calls behind one
  * adapter). It works with any issuer: the embedded one in local and dev, Okta in qa and prod.
@@ -159,7 +173,8 @@ export class OidcClient {
       redirectUri: string;
       state: string;
       nonce?: string;
-      codeChallenge?: string;
+      /** The PKCE verifier: its S256 challenge goes to the IdP (RFC 7636 §4.2). */
+      verifier?: string;
       prompt?: string;
       uiLocales?: string;
       /**
@@ -178,8 +193,11 @@ export class OidcClient {
       scope: SIGNIN_SCOPE,
       state: params.state,
       ...(params.nonce ? { nonce: params.nonce } : {}),
-      ...(params.codeChallenge
-        ? { code_challenge: params.codeChallenge, code_challenge_method: 'S256' }
+      ...(params.verifier
+        ? {
+            code_challenge: await client.calculatePKCECodeChallenge(params.verifier),
+            code_challenge_method: 'S256',
+          }
         : {}),
       ...(params.prompt ? { prompt: params.prompt } : {}),
       ...(params.uiLocales ? { ui_locales: params.uiLocales } : {}),

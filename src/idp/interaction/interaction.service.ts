@@ -22,7 +22,8 @@ import {
   ProviderInteraction,
   SILENT_PARAM,
 } from '../provider/embedded-idp';
-import { RESOURCE_SCOPES, SUPPORTED_SCOPES, interactionPath } from '../provider/okta-shape';
+import { interactionPath } from '../provider/okta-shape';
+import { saveFirstPartyGrant } from '../provider/first-party-grant';
 import { FlowData, FlowRecords, csrfMatches, newCsrfToken } from './flow-records';
 import type { PageContext } from './page-context';
 import { journeyBrand } from '../provider/journey-brand';
@@ -301,16 +302,18 @@ export class InteractionService {
   private async grantConsent(details: Details, interaction: ProviderInteraction): Promise<boolean> {
     const accountId = details.session?.accountId;
     if (details.prompt.name !== 'consent' || !accountId) return false;
-    const { Grant } = await this.idp.provider();
+    const provider = await this.idp.provider();
     const clientId = String(details.params.client_id);
-    const grant = details.grantId
-      ? await Grant.find(details.grantId)
-      : new Grant({ accountId, clientId });
-    if (!grant) return false;
-    grant.addOIDCScope(SUPPORTED_SCOPES.join(' '));
-    grant.addResourceScope(this.idp.audience, RESOURCE_SCOPES);
-    const grantId = await grant.save();
-    await interaction.finish({ consent: { grantId } }, true);
+    const existing = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
+    // A grant the interaction names but the store no longer has: the authorization is over.
+    if (details.grantId && !existing) return false;
+    const grant = await saveFirstPartyGrant(
+      provider,
+      { accountId, clientId },
+      this.idp.audience,
+      existing,
+    );
+    await interaction.finish({ consent: { grantId: grant.jti } }, true);
     return true;
   }
 

@@ -16,6 +16,7 @@ import {
   interactionPath,
 } from './okta-shape';
 import type { PutOffStep } from './put-off-steps';
+import { saveFirstPartyGrant } from './first-party-grant';
 
 /** The account facts the provider puts in tokens. */
 export interface IdpAccount {
@@ -177,13 +178,12 @@ export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
       if (!client || !session?.accountId) return undefined;
       const grantId = ctx.oidc.result?.consent?.grantId;
       const existing = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
-      const grant =
-        existing ??
-        new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
-      grant.addOIDCScope(SUPPORTED_SCOPES.join(' '));
-      grant.addResourceScope(audience, RESOURCE_SCOPES);
-      await grant.save();
-      return grant;
+      return saveFirstPartyGrant(
+        ctx.oidc.provider,
+        { clientId: client.clientId, accountId: session.accountId },
+        audience,
+        existing,
+      );
     },
     extraTokenClaims: async (ctx, token) => {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;

@@ -1,6 +1,8 @@
+import { TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { AccountStore, type NewAccount } from '../../src/idp/accounts/account-store';
-import { DEMO_PASSWORD, DEMO_PASSWORD_HASH } from '../../src/idp/demo-users';
+import { FactorStore, type FactorType } from '../../src/idp/accounts/factor-store';
+import { DEMO_PASSWORD, DEMO_PASSWORD_HASH, DEMO_TOTP_SECRET } from '../../src/idp/demo-users';
 import {
   TEST_TIMEOUT_MS,
   newShellContext,
@@ -35,15 +37,23 @@ beforeAll(async () => {
 }, TEST_TIMEOUT_MS);
 afterAll(() => shell?.close());
 
-/** An account for one walk: the same address in every run, so the pictures match. */
+/** The phone number the SMS factors of these walks use: its masked form shows on the pages. */
+const PHONE = '+15555550123';
+
+/**
+ * An account for one walk: the same address in every run, so the pictures match. `factors` are
+ * enrolled and confirmed as a collector would have done at an earlier set-up (the authenticator
+ * app with the demo secret, so a code can be made for the confirmation).
+ */
 async function account(
   situation: string,
   locale: VisualLocale,
   theme: VisualTheme,
   flags: NewAccount['flags'] = {},
+  factors: readonly FactorType[] = [],
 ): Promise<string> {
   const email = `${situation}-${locale.toLowerCase()}-${theme}@example.com`;
-  await shell.t.app.get(AccountStore).createAccount(
+  const created = await shell.t.app.get(AccountStore).createAccount(
     {
       email,
       password: DEMO_PASSWORD,
@@ -55,11 +65,34 @@ async function account(
     },
     { passwordHash: DEMO_PASSWORD_HASH },
   );
+  const store = shell.t.app.get(FactorStore);
+  for (const type of factors) {
+    // The choice lists the factors oldest first: a millisecond apart, their order is the same in
+    // every run.
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const { factor } = await store.startEnrolment(created.id, type, {
+      email,
+      phone: PHONE,
+      secret: DEMO_TOTP_SECRET,
+    });
+    const code = type === 'totp' ? new TOTP({ secret: DEMO_TOTP_SECRET }).generate() : undefined;
+    await store.confirmEnrolment(created.id, factor.id, code);
+  }
   return email;
 }
 
 /** The footer's copyright line carries the current year: it is painted over. */
 const copyrightYear = (page: Page) => [page.locator('footer').getByText(/©/)];
+
+/**
+ * An authenticator app's enrolment shows a QR code and a secret made for it alone: both are painted
+ * over (their boxes keep one size: a 200 px code, a secret of fixed length), with the year.
+ */
+const totpSecrets = (page: Page) => [
+  ...copyrightYear(page),
+  page.locator('.totp .qr'),
+  page.locator('.totp .secret'),
+];
 
 /** The code the embedded IdP's outbox holds for an address (local only), newest first. */
 async function codeSentTo(email: string): Promise<string> {
@@ -182,6 +215,49 @@ describe.each(VISUAL_LOCALES)('the sign-in steps in %s', (locale) => {
         await shoot('mfa-prompt');
         await press();
         await shoot('mfa-next');
+        // §4 SetupMfa: an authenticator app's enrolment, then (back) a phone's, to its end.
+        await page.check('input[name="factor"][value="totp"]');
+        await press();
+        await shoot('mfa-verify-new-totp', totpSecrets);
+        for (const { name: width, viewport } of VISUAL_WIDTHS) {
+          await page.setViewportSize(viewport);
+          const lines = await page.locator('.totp .secret').evaluate((el) => {
+            const text = document.createRange();
+            text.selectNodeContents(el);
+            return text.getClientRects().length;
+          });
+          if (lines !== 1)
+            problems.push(`${width} px: the authenticator key is split over ${lines} lines`);
+        }
+        await press('back');
+        await page.check('input[name="factor"][value="sms"]');
+        await press();
+        await shoot('mfa-setup-phone');
+        await page.fill('#field-phone', '+1 555 555 0123');
+        await press();
+        await shoot('mfa-verify-new-sms');
+        // The app left with Back lends the phone's page neither its QR code nor its key.
+        if (await page.locator('.totp').count())
+          problems.push('the phone code page shows the abandoned authenticator app');
+        await page.fill('#field-code', await codeSentTo(PHONE));
+        await press();
+        await shoot('mfa-success');
+
+        // Several factors: the choice at sign-in (§4 ChooseVerifyFactor); with a set-up pending, the
+        // proof of a current factor before another is added (SetupMfa.VerifyCurrentFactor).
+        const several = await account('several', locale, theme, { mfaSetupRequired: true }, [
+          'totp',
+          'email',
+          'sms',
+        ]);
+        await withPassword(several);
+        await shoot('choose-verify-factor');
+        await page.check('input[name="factor"][value="email"]');
+        await press();
+        await page.fill('#field-code', await codeSentTo(several));
+        await press();
+        await press();
+        await shoot('mfa-verify-current');
       } finally {
         await context.close();
       }

@@ -355,8 +355,14 @@ export class SigninSteps {
         patch: await this.prepareFactor(data, factor, locale, t),
       };
     }
+    // An authenticator app chosen before (and left with Back) must not lend its QR code and key to
+    // the page of the factor chosen now: the key is the secret of an enrolment no longer in use.
     if (factor === 'sms')
-      return { kind: 'event', event: { type: 'FACTOR_CHOSEN', factor }, patch: { factor } };
+      return {
+        kind: 'event',
+        event: { type: 'FACTOR_CHOSEN', factor },
+        patch: { factor, totp: undefined },
+      };
     const enrolment = await this.deps.factors.startEnrolment(
       data.accountId,
       factor,
@@ -365,9 +371,9 @@ export class SigninSteps {
     const patch: Partial<FlowData> = {
       factor,
       enrolmentId: enrolment.factor.id,
-      ...(enrolment.totp
-        ? { totp: { secret: enrolment.totp.secret, qrSvg: enrolment.totp.qrSvg } }
-        : {}),
+      totp: enrolment.totp
+        ? { secret: enrolment.totp.secret, qrSvg: enrolment.totp.qrSvg }
+        : undefined,
     };
     if (factor === 'email' && data.email) {
       const sent = await this.sendCode(data.accountId, data.email, 'enrol-email', locale, t);

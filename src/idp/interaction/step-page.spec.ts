@@ -224,6 +224,48 @@ describe('the second-factor step (issue 33 item 2)', () => {
   });
 });
 
+describe('a second factor set up after an authenticator app was left with Back (issue 33)', () => {
+  /** Chooses `factor` on the set-up's method choice, as the step handler answers it. */
+  async function choose(data: FlowData, factor: string): Promise<FlowData> {
+    const outcome = await steps.handle({
+      stepKey: 'SetupMfa.ChooseVerifyFactor',
+      action: 'submit',
+      form: { factor },
+      data,
+      locale: 'en-US',
+      t: translateFor('en-US'),
+    });
+    if (outcome.kind !== 'event') throw new Error(`expected an event, got ${outcome.kind}`);
+    return { ...data, ...outcome.patch };
+  }
+
+  it.each(['sms', 'email'])(
+    '%s: its code page shows no QR code or key of the abandoned app',
+    async (factor) => {
+      const start = { ...(await flowAtPassword()), state: 'SetupMfa.ChooseVerifyFactor' };
+      const app = await choose(start, 'totp');
+      // The app's own page does show them: the check below can fail.
+      expect(render('SetupMfa.VerifyNewFactor', app, 'en-US')).toContain('class="totp"');
+      let data = await choose(app, factor);
+      if (factor === 'sms') {
+        const outcome = await steps.handle({
+          stepKey: 'SetupMfa.SetupPhone',
+          action: 'submit',
+          form: { phone: '+15555550123' },
+          data,
+          locale: 'en-US',
+          t: translateFor('en-US'),
+        });
+        if (outcome.kind !== 'event') throw new Error(`expected an event, got ${outcome.kind}`);
+        data = { ...data, ...outcome.patch };
+      }
+      const html = render('SetupMfa.VerifyNewFactor', data, 'en-US');
+      expect(html).not.toContain('class="totp"');
+      expect(html).not.toContain(app.totp?.secret ?? 'no secret');
+    },
+  );
+});
+
 describe('the password step (issue 33 item 3)', () => {
   it.each(LOCALES)('%s: names the email address signing in', async (locale) => {
     const data = await flowAtPassword();

@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium';
+import type { Page } from 'playwright-core';
+import { useChromium } from '../support/chromium';
 import { EMAIL } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { seriousViolations } from '../support/shell-browser';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 14 item 3 in a real browser: a collector who follows a brand's sign-in link sees that brand
@@ -10,18 +10,8 @@ import { TestApp, startTestApp } from '../support/test-app';
  * footer, or the power-pack footer for powerpacks. The frame passes axe.
  */
 describe('the brand on the IdP’s sign-in steps in Chromium (issue 14 item 3)', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
-
-  beforeAll(async () => {
-    t = await startTestApp();
-    ({ browser, close: closeBrowser } = await launchChromium());
-  }, 60_000);
-  afterAll(async () => {
-    await closeBrowser?.();
-    await t?.close();
-  });
+  const t = useTestApp();
+  const chromium = useChromium();
 
   /** What the collector sees of the brand on the current page. */
   async function shownBrand(page: Page) {
@@ -49,15 +39,6 @@ describe('the brand on the IdP’s sign-in steps in Chromium (issue 14 item 3)',
     };
   }
 
-  async function seriousViolations(page: Page): Promise<string[]> {
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    return results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.help}`);
-  }
-
   it.each([
     {
       b: 'pcgs',
@@ -78,7 +59,7 @@ describe('the brand on the IdP’s sign-in steps in Chromium (issue 14 item 3)',
   ])(
     '/signin?b=$b: the IdP’s first steps show its logo, favicon and $footer',
     async ({ b, logo, alt, favicon, footer, links }) => {
-      const context = await browser.newContext();
+      const context = await chromium.browser.newContext();
       try {
         const page = await context.newPage();
         await page.goto(`${t.url}/signin?b=${b}`);

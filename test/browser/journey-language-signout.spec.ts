@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { LOCALES_DIR } from '../../src/config/project-paths';
 import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import { STORAGE_KEYS_CLEARED_ON_SIGNOUT } from '../../views/shell/nudge/storage-keys';
-import { launchChromium } from '../support/chromium';
+import { useChromium } from '../support/chromium';
 import { EMAIL } from '../support/signin-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { useTestApp } from '../support/test-app';
 
 /**
  * Issue 14 items 2 and 8 in a real browser, as a collector would go:
@@ -18,21 +18,11 @@ import { TestApp, startTestApp } from '../support/test-app';
  *   only with analytics consent, and goes on to the brand's return URL.
  */
 describe('the journey’s language and sign-out in Chromium (issue 14 items 2 and 8)', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
-
-  beforeAll(async () => {
-    t = await startTestApp({
-      RATE_LIMIT_SIGNIN: '100000/60',
-      RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-    });
-    ({ browser, close: closeBrowser } = await launchChromium());
-  }, 60_000);
-  afterAll(async () => {
-    await closeBrowser?.();
-    await t?.close();
+  const t = useTestApp({
+    RATE_LIMIT_SIGNIN: '100000/60',
+    RATE_LIMIT_SIGNIN_SESSION: '100000/60',
   });
+  const chromium = useChromium();
 
   const messages = new Map<string, Record<string, unknown>>();
   function text(locale: string, key: string): string {
@@ -67,7 +57,7 @@ describe('the journey’s language and sign-out in Chromium (issue 14 items 2 an
   ])(
     '%s: every page after the brand link is in %s',
     async (query, locale) => {
-      const context = await browser.newContext();
+      const context = await chromium.browser.newContext();
       const page = await context.newPage();
       await page.goto(`${t.url}/signin?${query}`);
       await page.waitForURL(/\/idp\/signin\//);
@@ -103,7 +93,7 @@ describe('the journey’s language and sign-out in Chromium (issue 14 items 2 an
 
   /** A browser signed in through psa's link; it ends on the demo brand page of psa. */
   async function signedInAtBrand(): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await browser.newContext();
+    const context = await chromium.browser.newContext();
     const page = await context.newPage();
     await page.goto(`${t.url}/signin?b=psa`);
     await page.waitForURL(/\/idp\/signin\//);

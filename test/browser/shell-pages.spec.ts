@@ -162,6 +162,30 @@ describe('shell pages in Chromium: locales x themes', () => {
   );
 
   it(
+    'the axe check sees violations: an unlabelled field and faint text added to the page',
+    async () => {
+      // A control for seriousViolations' settings (axe in the page, violations only): after
+      // hydration the page gains a field with no label and grey text on white below 4.5:1.
+      const context = await fixture.context({ cookies: fixture.cookies });
+      const page = await context.newPage();
+      await page.goto(`${fixture.shell.t.url}/collection`);
+      await waitForHydration(page);
+      await page.evaluate(() => {
+        const main = document.querySelector('main');
+        const field = document.createElement('input');
+        field.type = 'text';
+        const faint = document.createElement('p');
+        faint.textContent = 'faint words';
+        faint.style.cssText = 'color:#bbbbbb;background:#ffffff';
+        main?.prepend(field, faint);
+      });
+      const found = (await seriousViolations(page)).map((line) => line.split(':')[0]);
+      expect(found).toEqual(expect.arrayContaining(['label', 'color-contrast']));
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
     'the hydration check sees a mismatch: markup the client would not render is repaired',
     async () => {
       // A control for the checks above: the server's title is altered on its way to the browser, so

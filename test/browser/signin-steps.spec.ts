@@ -1,28 +1,21 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../../src/idp/demo-users';
-import { launchChromium } from '../support/chromium';
+import { useChromium } from '../support/chromium';
 import { discover, startAuthorization } from '../support/oidc-journey';
-import { TestApp, startTestApp } from '../support/test-app';
+import { seriousViolations } from '../support/shell-browser';
+import { useTestApp } from '../support/test-app';
 
 /**
  * The sign-in steps in a real browser: every locale passes axe with no serious or critical
  * violation, and a collector can sign in with the keyboard alone.
  */
 describe('sign-in steps in Chromium', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let closeBrowser: () => Promise<void>;
+  const t = useTestApp();
+  const chromium = useChromium();
   let redirectUri: string;
 
-  beforeAll(async () => {
-    t = await startTestApp();
+  beforeAll(() => {
     redirectUri = `${t.config.http.publicUrl}/handleloginredirect`;
-    ({ browser, close: closeBrowser } = await launchChromium());
-  }, 60_000);
-  afterAll(async () => {
-    await closeBrowser?.();
-    await t?.close();
   });
 
   async function openSignin(locale: string): Promise<Page> {
@@ -32,19 +25,10 @@ describe('sign-in steps in Chromium', () => {
       t.config.idp.clientSecret,
     );
     const start = await startAuthorization(oidc, redirectUri, { ui_locales: locale });
-    const page = await (await browser.newContext()).newPage();
+    const page = await (await chromium.browser.newContext()).newPage();
     await page.goto(start.url.href);
     await page.waitForURL(/\/idp\/signin\//);
     return page;
-  }
-
-  async function seriousViolations(page: Page): Promise<string[]> {
-    const results = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    return results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.help}`);
   }
 
   it.each(['en-US', 'en-CA', 'fr-CA', 'ja-JP'])(

@@ -47,3 +47,22 @@ export async function launchChromium(
     close: () => browser.close(),
   };
 }
+
+/** Chromium for a test file or describe block: launched before its first test, closed after its last. */
+export function useChromium(options: Parameters<typeof launchChromium>[0] = {}): {
+  readonly browser: Browser;
+} {
+  let launched: Awaited<ReturnType<typeof launchChromium>> | undefined;
+  beforeAll(async () => {
+    launched = await launchChromium(options);
+  }, 60_000);
+  afterAll(async () => {
+    await launched?.close();
+  });
+  return {
+    get browser() {
+      if (!launched) throw new Error('Chromium has not started (use it inside a test or a hook)');
+      return launched.browser;
+    },
+  };
+}

@@ -1,19 +1,14 @@
 import { AccountError, AccountStore } from '../accounts/account-store';
 import { FactorError, FactorStore, FactorType } from '../accounts/factor-store';
-import {
-  CodeLimits,
-  LimitVerdict,
-  LimitedPurpose,
-  limitSubject,
-  minutesUntil,
-} from '../accounts/code-limits';
-import { CodeCheck, CodePurpose, OneTimeCodes } from '../accounts/one-time-codes';
+import type { CodeLimits } from '../accounts/code-limits';
+import type { CodePurpose, OneTimeCodes } from '../accounts/one-time-codes';
 import { checkPassword } from '../accounts/password-policy';
 import type { MessageSender } from '../outbox/message-sender';
 import type { Translate } from '../../shared/translate';
 import type { Locale } from '../../shared/locale';
 import type { FlowData } from './flow-records';
-import { StepErrorCode, StepErrors, StepOutcome, invalid } from './step-outcome';
+import { StepErrorCode, StepOutcome, invalid } from './step-outcome';
+import { CodeDelivery, maskDestination } from './code-delivery';
 
 export interface StepInput {
   readonly stepKey: string;
@@ -43,9 +38,6 @@ export interface SigninStepDeps {
   readonly signOut: AccountSignOut;
   readonly now?: () => number;
 }
-
-/** A code or a send that the limits refused. */
-type Refusal = Extract<LimitVerdict, { allowed: false }>;
 
 type Handler = (input: StepInput) => Promise<StepOutcome>;
 
@@ -77,27 +69,16 @@ function secret(
   return { value: raw };
 }
 
-const codeErrors: Record<'invalid' | 'expired' | 'too-many-attempts' | 'missing', StepErrorCode> = {
-  invalid: 'codeInvalid',
-  expired: 'codeExpired',
-  'too-many-attempts': 'codeTooManyAttempts',
-  missing: 'codeExpired',
-};
-
-/** Who a code is for, as the limits count it (limitSubject). */
-interface CodeOwner {
-  readonly accountId?: string | undefined;
-  readonly email?: string | undefined;
-}
-
 /**
  * What each sign-in step does with a form post (§4 Sign-in flow): validate, call the account stores,
  * and name the flow event. The flow machine decides where the event leads; this never moves the state.
  */
 export class SigninSteps {
   private readonly handlers: Readonly<Record<string, Handler>>;
+  private readonly delivery: CodeDelivery;
 
   constructor(private readonly deps: SigninStepDeps) {
+    this.delivery = new CodeDelivery(deps);
     this.handlers = {
       EmailCheck: (i) => this.emailCheck(i),
       CreateAccount: (i) => this.createAccount(i),
@@ -147,7 +128,7 @@ export class SigninSteps {
   async handle(input: StepInput): Promise<StepOutcome> {
     if (input.action === 'back') return { kind: 'event', event: { type: 'BACK' } };
     if (input.action === 'forgot') return { kind: 'event', event: { type: 'FORGOT_PASSWORD' } };
-    if (input.action === 'resend') return this.resend(input);
+    if (input.action === 'resend') return this.delivery.resend(input);
     const handler = this.handlers[input.stepKey];
     if (!handler) return invalid({}, { code: 'notAllowed' });
     return handler(input);
@@ -197,8 +178,8 @@ export class SigninSteps {
     }
     // A registration sends a code to the address: counted like a resend (issue 15 item 3), by the
     // address, since each registration of it replaces the last one's account.
-    const send = await this.reserveSend('verify-email', { email: data.email });
-    if (!send.allowed) return invalid({}, this.refusal(send), values);
+    const send = await this.delivery.reserveSend('verify-email', { email: data.email });
+    if (!send.allowed) return invalid({}, this.delivery.refusal(send), values);
     try {
       const account = await this.deps.accounts.createAccount(
         {
@@ -212,7 +193,7 @@ export class SigninSteps {
         // Issue 15 item 2: an unverified registration of the address gives way to this one.
         { replaceUnverified: true },
       );
-      await this.deliver(account.id, account.email, 'verify-email', locale, t);
+      await this.delivery.deliver(account.id, account.email, 'verify-email', locale, t);
       return {
         kind: 'event',
         event: { type: 'ACCOUNT_CREATED' },
@@ -376,11 +357,11 @@ export class SigninSteps {
         : undefined,
     };
     if (factor === 'email' && data.email) {
-      const sent = await this.sendCode(data.accountId, data.email, 'enrol-email', locale, t);
+      const sent = await this.delivery.send(data.accountId, data.email, 'enrol-email', locale, t);
       return {
         kind: 'event',
         event: { type: 'FACTOR_CHOSEN', factor },
-        patch: { ...patch, notice: this.sentNotice(sent, data.email) },
+        patch: { ...patch, notice: this.delivery.sentNotice(sent, data.email) },
       };
     }
     return { kind: 'event', event: { type: 'FACTOR_CHOSEN', factor }, patch };
@@ -400,7 +381,7 @@ export class SigninSteps {
         : (await this.deps.factors.listVerified(data.accountId)).find((f) => f.type === 'sms')
             ?.phone;
     if (!destination) return { factor };
-    const sent = await this.sendCode(
+    const sent = await this.delivery.send(
       data.accountId,
       destination,
       factor === 'email' ? 'mfa-email' : 'mfa-sms',
@@ -408,7 +389,7 @@ export class SigninSteps {
       t,
       factor === 'sms' ? 'sms' : 'email',
     );
-    return { factor, notice: this.sentNotice(sent, maskDestination(destination)) };
+    return { factor, notice: this.delivery.sentNotice(sent, maskDestination(destination)) };
   }
 
   private async verifyFactor(
@@ -422,17 +403,17 @@ export class SigninSteps {
     // Issue 15 item 3: wrong authenticator codes count like wrong emailed ones.
     const result =
       factor === 'totp'
-        ? await this.tryCode('totp', data, async () =>
+        ? await this.delivery.tryCode('totp', data, async () =>
             (await this.deps.factors.verifyTotp(accountId, code.value)) ? 'ok' : 'invalid',
           )
-        : await this.tryCode(factor === 'email' ? 'mfa-email' : 'mfa-sms', data, () =>
+        : await this.delivery.tryCode(factor === 'email' ? 'mfa-email' : 'mfa-sms', data, () =>
             this.deps.codes.check(
               accountId,
               factor === 'email' ? 'mfa-email' : 'mfa-sms',
               code.value,
             ),
           );
-    return result === 'ok' ? { kind: 'event', event } : this.codeRefused(result);
+    return result === 'ok' ? { kind: 'event', event } : this.delivery.codeRefused(result);
   }
 
   private async setupPhone({ form, data, locale, t }: StepInput): Promise<StepOutcome> {
@@ -444,14 +425,21 @@ export class SigninSteps {
       const enrolment = await this.deps.factors.startEnrolment(data.accountId, 'sms', {
         phone: normalized,
       });
-      const sent = await this.sendCode(data.accountId, normalized, 'enrol-sms', locale, t, 'sms');
+      const sent = await this.delivery.send(
+        data.accountId,
+        normalized,
+        'enrol-sms',
+        locale,
+        t,
+        'sms',
+      );
       return {
         kind: 'event',
         event: { type: 'PHONE_SUBMITTED' },
         patch: {
           factor: 'sms',
           enrolmentId: enrolment.factor.id,
-          notice: this.sentNotice(sent, maskDestination(normalized)),
+          notice: this.delivery.sentNotice(sent, maskDestination(normalized)),
         },
       };
     } catch (error) {
@@ -471,10 +459,10 @@ export class SigninSteps {
     if (data.factor !== 'totp') {
       const { accountId } = data;
       const purpose = data.factor === 'sms' ? 'enrol-sms' : 'enrol-email';
-      const result = await this.tryCode(purpose, data, () =>
+      const result = await this.delivery.tryCode(purpose, data, () =>
         this.deps.codes.check(accountId, purpose, code.value),
       );
-      if (result !== 'ok') return this.codeRefused(result);
+      if (result !== 'ok') return this.delivery.codeRefused(result);
     }
     try {
       await this.deps.factors.confirmEnrolment(
@@ -521,15 +509,19 @@ export class SigninSteps {
     const account = await this.deps.accounts.findByEmail(email.value);
     // Sends are counted for an unknown address too (by the address), so that the limit answers the
     // same whether or not the account exists (issue 15 item 3).
-    const send = await this.reserveSend(purpose, { accountId: account?.id, email: email.value });
-    if (account && send.allowed) await this.deliver(account.id, account.email, purpose, locale, t);
+    const send = await this.delivery.reserveSend(purpose, {
+      accountId: account?.id,
+      email: email.value,
+    });
+    if (account && send.allowed)
+      await this.delivery.deliver(account.id, account.email, purpose, locale, t);
     return {
       kind: 'event',
       event,
       patch: {
         email: email.value.toLowerCase(),
         accountId: account?.id,
-        notice: this.sentNotice(send, email.value),
+        notice: this.delivery.sentNotice(send, email.value),
       },
     };
   }
@@ -544,162 +536,19 @@ export class SigninSteps {
     if ('error' in code) return invalid({ code: code.error });
     const { accountId } = data;
     // Without an account (recovery of an unknown address) every code is wrong, and counted the same.
-    const result = await this.tryCode(purpose, data, () =>
+    const result = await this.delivery.tryCode(purpose, data, () =>
       accountId
         ? this.deps.codes.check(accountId, purpose, code.value)
         : Promise.resolve('invalid'),
     );
     if (result !== 'ok' || !accountId)
-      return this.codeRefused(result === 'ok' ? 'invalid' : result);
+      return this.delivery.codeRefused(result === 'ok' ? 'invalid' : result);
     await onSuccess?.(accountId);
     return {
       kind: 'event',
       event,
       ...(purpose === 'unlock-account' ? { patch: { notice: { key: 'unlocked' } } } : {}),
     };
-  }
-
-  private async resend({ stepKey, data, locale, t }: StepInput): Promise<StepOutcome> {
-    const purposes: Record<string, CodePurpose | undefined> = {
-      VerifyEmailCode: 'verify-email',
-      VerifyRecoveryCode: 'recover-password',
-      VerifyUnlockCode: 'unlock-account',
-      VerifyFactor:
-        data.factor === 'sms' ? 'mfa-sms' : data.factor === 'email' ? 'mfa-email' : undefined,
-      'SetupMfa.VerifyCurrentFactor':
-        data.factor === 'sms' ? 'mfa-sms' : data.factor === 'email' ? 'mfa-email' : undefined,
-      'SetupMfa.VerifyNewFactor':
-        data.factor === 'sms' ? 'enrol-sms' : data.factor === 'email' ? 'enrol-email' : undefined,
-    };
-    const purpose = purposes[stepKey];
-    if (!purpose) return invalid({}, { code: 'notAllowed' });
-    // Issue 15 item 3: a resend is a send like the first (limited per hour), and it no longer
-    // starts the count of wrong codes again: that count is per account and purpose, not per code.
-    if (!data.accountId) {
-      const send = await this.reserveSend(purpose, data);
-      if (!send.allowed) return invalid({}, this.refusal(send));
-      return {
-        kind: 'stay',
-        patch: { notice: { key: 'codeSent', args: { destination: data.email ?? '' } } },
-      };
-    }
-    const account = await this.deps.accounts.findById(data.accountId);
-    const sms = purpose === 'mfa-sms' || purpose === 'enrol-sms';
-    const destination = sms ? await this.smsDestination(data) : account?.email;
-    if (!destination) return invalid({}, { code: 'notAllowed' });
-    const sent = await this.sendCode(
-      data.accountId,
-      destination,
-      purpose,
-      locale,
-      t,
-      sms ? 'sms' : 'email',
-    );
-    if (!sent.allowed) return invalid({}, this.refusal(sent));
-    return {
-      kind: 'stay',
-      patch: {
-        notice: {
-          key: 'codeSent',
-          args: { destination: sms ? maskDestination(destination) : destination },
-        },
-      },
-    };
-  }
-
-  private async smsDestination(data: FlowData): Promise<string | undefined> {
-    if (!data.accountId) return undefined;
-    const factors = await this.deps.factors.listVerified(data.accountId);
-    return factors.find((f) => f.type === 'sms')?.phone ?? undefined;
-  }
-
-  /**
-   * Tries a code under the limits of issue 15 item 3: the try counts as wrong before it is checked,
-   * so racing tries each count, and is forgiven if it was right. Once the purpose is locked, no code
-   * is checked at all (the right one included) until the lock ends.
-   */
-  private async tryCode(
-    purpose: LimitedPurpose,
-    owner: CodeOwner,
-    check: () => Promise<CodeCheck>,
-  ): Promise<CodeCheck | Refusal> {
-    const subject = limitSubject(purpose, owner);
-    if (!subject) return 'invalid';
-    const verdict = await this.deps.limits.guess(subject, purpose);
-    if (!verdict.allowed) return verdict;
-    const result = await check();
-    if (result === 'ok') await this.deps.limits.forgive(subject, purpose);
-    return result;
-  }
-
-  /** The step's answer to a code that was not accepted. */
-  private codeRefused(result: Exclude<CodeCheck, 'ok'> | Refusal): StepOutcome {
-    return typeof result === 'string'
-      ? invalid({ code: codeErrors[result] })
-      : invalid({}, this.refusal(result));
-  }
-
-  /** What the collector is told of a refused code or send: locked, or too many sent, and how long. */
-  private refusal(refused: Refusal): NonNullable<StepErrors['form']> {
-    const minutes = String(minutesUntil(refused.until, (this.deps.now ?? Date.now)()));
-    return {
-      code: refused.reason === 'locked' ? 'codeLocked' : 'tooManyCodesSent',
-      args: { minutes },
-    };
-  }
-
-  /** The notice of the next page: the code was sent, or why it was not. */
-  private sentNotice(sent: LimitVerdict, destination: string): NonNullable<FlowData['notice']> {
-    if (sent.allowed) return { key: 'codeSent', args: { destination } };
-    return {
-      key: sent.reason === 'locked' ? 'codeLocked' : 'tooManyCodesSent',
-      args: { minutes: String(minutesUntil(sent.until, (this.deps.now ?? Date.now)())) },
-    };
-  }
-
-  /** Counts a send (issue 15 item 3); allowed unless locked or past the sends of the hour. */
-  private reserveSend(purpose: CodePurpose, owner: CodeOwner): Promise<LimitVerdict> {
-    const subject = limitSubject(purpose, owner);
-    if (!subject) return Promise.resolve({ allowed: true });
-    return this.deps.limits.send(subject, purpose);
-  }
-
-  /** Counts the send, then sends the code unless the limits refused it. */
-  private async sendCode(
-    accountId: string,
-    to: string,
-    purpose: CodePurpose,
-    locale: Locale,
-    t: Translate,
-    channel: 'email' | 'sms' = 'email',
-  ): Promise<LimitVerdict> {
-    // An email code's address is the account's, which is how verify-email counts (limitSubject).
-    const verdict = await this.reserveSend(purpose, {
-      accountId,
-      ...(channel === 'email' ? { email: to } : {}),
-    });
-    if (verdict.allowed) await this.deliver(accountId, to, purpose, locale, t, channel);
-    return verdict;
-  }
-
-  /** Issues a code and sends it; the caller has counted the send. */
-  private async deliver(
-    accountId: string,
-    to: string,
-    purpose: CodePurpose,
-    locale: Locale,
-    t: Translate,
-    channel: 'email' | 'sms' = 'email',
-  ): Promise<void> {
-    const code = await this.deps.codes.issue(accountId, purpose);
-    await this.deps.sender.send({
-      channel,
-      to,
-      subject: t(`common.signin.messages.${purpose}.subject`),
-      text: t(`common.signin.messages.${purpose}.text`, { code }),
-      purpose,
-      locale,
-    });
   }
 }
 
@@ -708,12 +557,4 @@ type StepOutcomeEvent = Extract<StepOutcome, { kind: 'event' }>['event'];
 /** The same rule as the account store's, checked early to answer with a field error. */
 function isPlausibleEmail(value: string): boolean {
   return value.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
-}
-
-/** Shows enough of a phone number to recognise it: +1•••••4567. */
-export function maskDestination(destination: string): string {
-  if (destination.includes('@')) return destination;
-  return destination.length <= 6
-    ? destination
-    : `${destination.slice(0, 2)}${'•'.repeat(destination.length - 6)}${destination.slice(-4)}`;
 }

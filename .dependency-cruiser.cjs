@@ -78,6 +78,52 @@ module.exports = {
       to: { path: '^src/', circular: true },
     },
     {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'No module imports itself back, directly or through others (type imports included): move what ' +
+        'both need to a module of its own (as src/idp/interaction/page-context.ts holds PageContext).',
+      from: { path: '^(src|views|client)/' },
+      to: { circular: true },
+    },
+    {
+      name: 'store-does-not-know-sessions',
+      severity: 'error',
+      comment:
+        'src/store/ is the storage under the sessions (docs/architecture.md "Layers"): it keeps strings ' +
+        'under keys and knows nothing of what src/session/ puts there.',
+      from: { path: '^src/store/' },
+      to: { path: '^src/session/' },
+    },
+    {
+      name: 'openid-client-only-in-the-adapter',
+      severity: 'error',
+      comment:
+        'openid-client is called only by the OIDC adapter, src/oidc/oidc-client.ts (docs/design.md ' +
+        '"Style": third-party calls behind one adapter); add what you need to OidcClient.',
+      from: { path: '^(src|views|client)/', pathNot: '^src/oidc/oidc-client\\.ts$' },
+      to: { path: '(^|/)node_modules/openid-client/' },
+    },
+    {
+      name: 'redis-only-in-its-adapter',
+      severity: 'error',
+      comment:
+        'ioredis and the Redis adapter load only when Redis is configured (issue 18 item 4): only the ' +
+        'Redis modules of src/store/ import them, and everything else reaches the adapter through ' +
+        'src/store/redis-session-store.loader.ts (a dynamic import). A type import is fine.',
+      from: {
+        path: '^(src|views|client)/',
+        pathNot: ['^src/store/(redis-|sentinel-failover-watch)', SPEC_FILES],
+      },
+      to: {
+        path: [
+          '(^|/)node_modules/ioredis/',
+          '^src/store/(redis-session-store|redis-client|sentinel-failover-watch)\\.ts$',
+        ],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'browser-code-imports-only-shared',
       severity: 'error',
       comment:

@@ -201,6 +201,41 @@ const breaches: Breach[] = [
       'src/session/y.ts': "import { value } from '../newcomer/x';\nexport const y = value;\n",
     },
   },
+  {
+    rule: 'no-circular',
+    breach: 'two modules of one folder import each other (type imports count)',
+    files: {
+      'src/idp/a.ts': "import type { B } from './b';\nexport interface A {\n  readonly b?: B;\n}\n",
+      'src/idp/b.ts': "import type { A } from './a';\nexport interface B {\n  readonly a?: A;\n}\n",
+    },
+  },
+  {
+    rule: ['layer-order', 'store-does-not-know-sessions'],
+    breach: 'src/store imports src/session',
+    files: {
+      'src/session/x.ts': leaf,
+      'src/store/y.ts': "import { value } from '../session/x';\nexport const y = value;\n",
+    },
+  },
+  {
+    rule: 'openid-client-only-in-the-adapter',
+    breach: "a service outside src/oidc/oidc-client.ts imports 'openid-client'",
+    files: {
+      'src/auth/x.service.ts':
+        "import { randomNonce } from 'openid-client';\nexport const nonce = randomNonce;\n",
+    },
+  },
+  {
+    rule: 'redis-only-in-its-adapter',
+    breach:
+      "src/health imports 'ioredis', and src/idp the Redis adapter as code (not through its loader)",
+    files: {
+      'src/health/x.ts': "import Redis from 'ioredis';\nexport const R = Redis;\n",
+      'src/store/redis-session-store.ts': 'export class RedisSessionStore {}\n',
+      'src/idp/x.ts':
+        "import { RedisSessionStore } from '../store/redis-session-store';\nexport const S = RedisSessionStore;\n",
+    },
+  },
 ];
 
 interface Allowed {
@@ -242,6 +277,22 @@ const allowed: Allowed[] = [
       ...clientShared,
       ...clientRouterType,
       ...controllerExpress,
+    },
+  },
+  {
+    allowed:
+      'the Redis adapter reached through its loader (a dynamic import), and as a type elsewhere',
+    dependencies: 4,
+    files: {
+      'src/store/redis-session-store.ts': 'export class RedisSessionStore {}\n',
+      'src/store/redis-session-store.loader.ts':
+        "import type { RedisSessionStore } from './redis-session-store';\n" +
+        'export const load = async (): Promise<typeof RedisSessionStore> =>\n' +
+        "  (await import('./redis-session-store')).RedisSessionStore;\n",
+      'src/idp/x.ts':
+        "import type { RedisSessionStore } from '../store/redis-session-store';\n" +
+        "import { load } from '../store/redis-session-store.loader';\n" +
+        'export const x = (s?: RedisSessionStore) => [s, load];\n',
     },
   },
   {

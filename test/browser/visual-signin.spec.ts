@@ -1,8 +1,10 @@
 import { TOTP } from 'otpauth';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { AccountStore, type NewAccount } from '../../src/idp/accounts/account-store';
 import { FactorStore, type FactorType } from '../../src/idp/accounts/factor-store';
 import { DEMO_PASSWORD, DEMO_PASSWORD_HASH, DEMO_TOTP_SECRET } from '../../src/idp/demo-users';
+import { contrastRatio } from '../support/contrast';
 import {
   TEST_TIMEOUT_MS,
   newShellContext,
@@ -25,7 +27,9 @@ import {
  * included, walked in Chromium as a collector walks them, in en-US, fr-CA and ja-JP, light and dark,
  * each pictured at 390 and 1280 px, compared with its baseline and checked by the layout rules
  * (test/support/visual.ts). Each walk has accounts of its own, so nothing one walk does (a wrong
- * password, a code sent) changes what another shows.
+ * password, a code sent) changes what another shows. On the way it measures what a picture shows but
+ * a glance misses: the boundary of each radio and checkbox (SC 1.4.11) and the example phone number
+ * kept on one line.
  */
 let shell: ShellBrowser;
 beforeAll(async () => {
@@ -105,6 +109,96 @@ async function codeSentTo(email: string): Promise<string> {
   return code;
 }
 
+/**
+ * WCAG 2.1 SC 1.4.11 on a radio or checkbox as Chromium paints it: the contrast of its boundary with
+ * the background around it (the nearest ancestor that paints one). From 32 points around the control
+ * the pixels are read inwards; on each line the boundary is the strongest of the first three pixels
+ * that stand out from the background at all, and the control's figure is the weakest line's. A ring
+ * smoothed into the background, or a corner that fades, is measured where it is faintest.
+ */
+async function boundaryContrast(page: Page, control: Locator): Promise<number> {
+  await control.scrollIntoViewIfNeeded();
+  const { box, background } = await control.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    let paint = 'rgb(255, 255, 255)';
+    for (let n = el.parentElement; n; n = n.parentElement) {
+      const colour = getComputedStyle(n).backgroundColor;
+      if (colour !== 'transparent' && !/^rgba\(.*,\s*0\)$/.test(colour)) {
+        paint = colour;
+        break;
+      }
+    }
+    return { box: { x: r.x, y: r.y, width: r.width, height: r.height }, background: paint };
+  });
+  const pad = 3;
+  const png = PNG.sync.read(
+    await page.screenshot({
+      clip: {
+        x: box.x - pad,
+        y: box.y - pad,
+        width: box.width + 2 * pad,
+        height: box.height + 2 * pad,
+      },
+      animations: 'disabled',
+      caret: 'hide',
+    }),
+  );
+  const pixel = (x: number, y: number) => {
+    const i = (y * png.width + x) * 4;
+    return `rgb(${png.data[i]}, ${png.data[i + 1]}, ${png.data[i + 2]})`;
+  };
+  const [cx, cy] = [png.width / 2, png.height / 2];
+  let weakest = Infinity;
+  for (let k = 0; k < 32; k++) {
+    const angle = (k / 32) * 2 * Math.PI;
+    const standOut: number[] = [];
+    let last = '';
+    for (let d = Math.hypot(cx, cy); d >= 0 && standOut.length < 3; d -= 0.5) {
+      const x = Math.floor(cx + d * Math.cos(angle));
+      const y = Math.floor(cy + d * Math.sin(angle));
+      if (x < 0 || y < 0 || x >= png.width || y >= png.height || `${x},${y}` === last) continue;
+      last = `${x},${y}`;
+      const ratio = contrastRatio(pixel(x, y), background);
+      if (ratio >= 1.1) standOut.push(ratio);
+    }
+    weakest = Math.min(weakest, Math.max(1, ...standOut));
+  }
+  return weakest;
+}
+
+/** Each control of `selector` on the page whose boundary is below 3:1, as problems. */
+async function faintControls(page: Page, selector: string, name: string): Promise<string[]> {
+  const problems: string[] = [];
+  // A focus ring would stand in for the boundary it surrounds.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  const controls = await page.locator(selector).all();
+  if (controls.length === 0) problems.push(`${name}: no ${selector} to measure`);
+  for (const control of controls) {
+    const ratio = await boundaryContrast(page, control);
+    if (ratio < 3)
+      problems.push(
+        `${name}: ${selector} has a boundary at ${ratio.toFixed(2)}:1 (SC 1.4.11: 3:1)`,
+      );
+  }
+  return problems;
+}
+
+/**
+ * The example phone number of a hint or an error, with the "例：" that leads it in Japanese: the
+ * number of lines it is drawn on (a break inside it reads as two numbers).
+ */
+async function exampleNumberLines(hint: Locator): Promise<number> {
+  return hint.evaluate((el) => {
+    const text = el.firstChild;
+    const found = /(例：\u2060?)?\+\d[\d\s]*\d/.exec(text?.textContent ?? '');
+    if (!text || !found) return 0;
+    const range = document.createRange();
+    range.setStart(text, found.index);
+    range.setEnd(text, found.index + found[0].length);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  });
+}
+
 describe.each(VISUAL_LOCALES)('the sign-in steps in %s', (locale) => {
   it.each(VISUAL_THEMES)(
     'every step, at both widths, in the %s theme, matches its baseline and the layout rules',
@@ -158,12 +252,14 @@ describe.each(VISUAL_LOCALES)('the sign-in steps in %s', (locale) => {
         await page.fill('#field-email', `new-${locale.toLowerCase()}-${theme}@example.com`);
         await press();
         await shoot('create-account');
+        problems.push(...(await faintControls(page, '#field-acceptTerms', 'create-account')));
         await press('submit', true);
         await shoot('create-account-errors');
         await page.fill('#field-givenName', 'Robin');
         await page.fill('#field-familyName', 'Visual');
         await page.fill('#field-newPassword', 'N3w!Collector-pass');
         await page.check('#field-acceptTerms');
+        problems.push(...(await faintControls(page, '#field-acceptTerms', 'terms accepted')));
         await press();
         await shoot('verify-email-code');
 
@@ -211,6 +307,7 @@ describe.each(VISUAL_LOCALES)('the sign-in steps in %s', (locale) => {
         await shoot('name');
         await withPassword(await account('survey', locale, theme, { surveyPending: true }));
         await shoot('survey');
+        problems.push(...(await faintControls(page, 'input[type="radio"]', 'survey')));
         await withPassword(await account('mfa', locale, theme, { mfaSetupRequired: true }));
         await shoot('mfa-prompt');
         await press();
@@ -233,6 +330,12 @@ describe.each(VISUAL_LOCALES)('the sign-in steps in %s', (locale) => {
         await page.check('input[name="factor"][value="sms"]');
         await press();
         await shoot('mfa-setup-phone');
+        for (const { name: width, viewport } of VISUAL_WIDTHS) {
+          await page.setViewportSize(viewport);
+          const lines = await exampleNumberLines(page.locator('#field-phone-hint'));
+          if (lines !== 1)
+            problems.push(`${width} px: the example phone number is drawn on ${lines} lines`);
+        }
         await page.fill('#field-phone', '+1 555 555 0123');
         await press();
         await shoot('mfa-verify-new-sms');
@@ -252,6 +355,9 @@ describe.each(VISUAL_LOCALES)('the sign-in steps in %s', (locale) => {
         ]);
         await withPassword(several);
         await shoot('choose-verify-factor');
+        problems.push(
+          ...(await faintControls(page, 'input[type="radio"]', 'choose-verify-factor')),
+        );
         await page.check('input[name="factor"][value="email"]');
         await press();
         await page.fill('#field-code', await codeSentTo(several));

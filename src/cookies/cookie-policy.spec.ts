@@ -4,6 +4,7 @@ import {
   COOKIE_POLICIES,
   CookieName,
   TOKEN_COOKIES,
+  TOKEN_COOKIE_MAX_AGE,
   cookieOptionsFor,
   isAllowedCookieValue,
   isClientSettableCookie,
@@ -11,6 +12,14 @@ import {
   secureFor,
 } from './cookie-policy';
 import { MAX_COOKIE_MAX_AGE, validateCookieWrite } from './cookie-validation';
+
+describe('§9 constants', () => {
+  it('the 864e4 of unknown unit is read as seconds: the token cookies live 100 days', () => {
+    // As milliseconds it would be 2.4 hours, shorter than the refresh tokens the cookies carry.
+    expect(TOKEN_COOKIE_MAX_AGE).toBe(864e4);
+    expect(TOKEN_COOKIE_MAX_AGE).toBe(100 * 24 * 60 * 60);
+  });
+});
 
 describe('COOKIE_POLICIES', () => {
   // §9 (and §3 for sessionCookie), read straight from the specification.

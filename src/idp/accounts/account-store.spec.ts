@@ -14,6 +14,10 @@ import {
 } from './account-store';
 import { Locale } from '../../shared/locale';
 
+// Real scrypt at production parameters (150-240 ms of CPU a hash, several a test), on cores the
+// browser and integration tiers share in `npm test`: Jest's 5 s default is too tight under load.
+jest.setTimeout(30_000);
+
 const PASSWORD = 'Passw0rd!';
 const file = path.join(os.tmpdir(), `accounts-${randomUUID()}.sqlite`);
 let now = 1_700_000_000_000;

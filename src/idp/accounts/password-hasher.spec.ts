@@ -1,6 +1,10 @@
 import { scryptSync } from 'node:crypto';
 import { SCRYPT_PARAMETERS, hashPassword, needsRehash, verifyPassword } from './password-hasher';
 
+// Real scrypt at production parameters (150-240 ms of CPU a hash, several a test), on cores the
+// browser and integration tiers share in `npm test`: Jest's 5 s default is too tight under load.
+jest.setTimeout(30_000);
+
 describe('password hasher', () => {
   const password = 'Corr3ct horse!';
   let encoded: string;

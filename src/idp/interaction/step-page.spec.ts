@@ -15,6 +15,10 @@ import type { FlowData } from './flow-records';
 import { SigninSteps } from './signin-steps';
 import { signinMessage, stepPage } from './step-page';
 
+// Real scrypt at production parameters (150-240 ms of CPU a hash, several a test), on cores the
+// browser and integration tiers share in `npm test`: Jest's 5 s default is too tight under load.
+jest.setTimeout(30_000);
+
 const PASSWORD = 'Corr3ct!horse';
 
 function translateFor(locale: Locale): Translate {

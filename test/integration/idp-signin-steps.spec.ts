@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { TOTP } from 'otpauth';
-import { DEMO_PASSWORD, DEMO_TOTP_SECRET } from '../../src/idp/demo-users';
+import { AccountStore } from '../../src/idp/accounts/account-store';
+import { FactorStore } from '../../src/idp/accounts/factor-store';
+import { DEMO_PASSWORD, DEMO_PASSWORD_HASH, DEMO_TOTP_SECRET } from '../../src/idp/demo-users';
 import { flowKey } from '../../src/idp/interaction/flow-records';
 import { IDP_STATE_STORE } from '../../src/idp/provider/idp-state-store';
 import { artefactKey } from '../../src/idp/provider/store-oidc-storage';
@@ -30,8 +32,9 @@ const NEW_PASSWORD = 'N3w!Collector-pass';
 
 /** A step's title in a locale (the page's <h1>). */
 const title = (step: string, locale = 'en-US'): string => signinText(locale, `steps.${step}.title`);
+/** An error message as the page's text reads it (textOf): no-break spaces read as spaces. */
 const error = (key: string, locale = 'en-US', args: Record<string, string | number> = {}) =>
-  signinText(locale, `errors.${key}`, args);
+  signinText(locale, `errors.${key}`, args).replace(/\s+/g, ' ');
 
 /** A page any collector can use: 200, never cached, in a declared language, every input labelled. */
 function expectUsablePage(page: BrowserResponse, status = 200): void {
@@ -1023,6 +1026,56 @@ describe('embedded IdP sign-in steps over HTTP', () => {
           promptMfaSignin: false,
         });
         await toPrompt(new Browser());
+      },
+      LONG,
+    );
+
+    it(
+      'with an emailed factor already: its proof comes first, with a fresh code sent on the way in',
+      async () => {
+        // An account the IdP's administrators asked to add a factor to, that already has one (email).
+        const owner = 'setup-with-email@example.com';
+        const created = await app.t.app.get(AccountStore).createAccount(
+          {
+            email: owner,
+            password: DEMO_PASSWORD,
+            locale: 'en-US',
+            givenName: 'Robin',
+            familyName: 'Proof',
+            acceptedTerms: true,
+            flags: { emailVerified: true, mfaSetupRequired: true },
+          },
+          { passwordHash: DEMO_PASSWORD_HASH },
+        );
+        const factors = app.t.app.get(FactorStore);
+        const { factor } = await factors.startEnrolment(created.id, 'email', { email: owner });
+        await factors.confirmEnrolment(created.id, factor.id);
+
+        const browser = new Browser();
+        const { page } = await toPasswordStep(app.idp, browser, owner);
+        const signinFactor = await app.idp.next(browser, page, { password: DEMO_PASSWORD });
+        expect(stepTitle(signinFactor)).toBe(title('VerifyFactor'));
+        const signinCode = await app.idp.codeFromOutbox(owner, 'mfa-email');
+        const prompt = await app.idp.next(browser, signinFactor, { code: signinCode });
+        expect(stepTitle(prompt)).toBe(title('SetupMfa.PromptSetupMfa'));
+
+        const proof = await app.idp.next(browser, prompt, {});
+        expectUsablePage(proof);
+        expect(stepTitle(proof)).toBe(title('SetupMfa.VerifyCurrentFactor'));
+        expect(noticeText(proof)).toBe(
+          signinText('en-US', 'notices.codeSent', { destination: owner }),
+        );
+        const proofCode = await app.idp.codeFromOutbox(owner, 'mfa-email');
+        expect(proofCode).not.toBe(signinCode);
+        // The spent sign-in code proves nothing a second time.
+        const replayed = await app.idp.step(browser, proof, { code: signinCode });
+        await expectRefused(app.idp, browser, replayed.page, {
+          status: 400,
+          step: 'SetupMfa.VerifyCurrentFactor',
+          message: error('codeInvalid'),
+        });
+        const choose = await app.idp.next(browser, proof, { code: proofCode });
+        expect(stepTitle(choose)).toBe(title('SetupMfa.ChooseVerifyFactor'));
       },
       LONG,
     );

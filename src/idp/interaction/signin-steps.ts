@@ -93,11 +93,7 @@ export class SigninSteps {
       UpdateExpiredPassword: (i) => this.updateExpiredPassword(i),
       ChooseVerifyFactor: (i) => this.chooseFactor(i, 'sign-in'),
       VerifyFactor: (i) => this.verifyFactor(i, { type: 'FACTOR_VERIFIED' }),
-      'SetupMfa.PromptSetupMfa': (i) =>
-        Promise.resolve({
-          kind: 'event',
-          event: { type: i.action === 'skip' ? 'SETUP_SKIPPED' : 'SETUP_STARTED' },
-        }),
+      'SetupMfa.PromptSetupMfa': (i) => this.promptSetupMfa(i),
       'SetupMfa.VerifyCurrentFactor': (i) =>
         this.verifyFactor(i, { type: 'CURRENT_FACTOR_VERIFIED' }),
       'SetupMfa.ChooseVerifyFactor': (i) => this.chooseFactor(i, 'set-up'),
@@ -368,6 +364,22 @@ export class SigninSteps {
   }
 
   /** Sends the code for an email or SMS factor, so the next page can ask for it. */
+  /**
+   * §4 SetupMfa: an account that has a factor proves it before adding another (VerifyCurrentFactor).
+   * The code this sign-in was proved with is spent, so an emailed or texted factor gets a new code
+   * on the way in, as VerifyFactor does at sign-in; without it the page asked for a code nobody sent.
+   * The factor to prove is the one this sign-in used, else the oldest verified one.
+   */
+  private async promptSetupMfa({ action, data, locale, t }: StepInput): Promise<StepOutcome> {
+    if (action === 'skip') return { kind: 'event', event: { type: 'SETUP_SKIPPED' } };
+    const started = { kind: 'event', event: { type: 'SETUP_STARTED' } } as const;
+    if (!data.accountId) return started;
+    const verified = await this.deps.factors.listVerified(data.accountId);
+    const current = verified.find((f) => f.type === data.factor) ?? verified[0];
+    if (!current) return started;
+    return { ...started, patch: await this.prepareFactor(data, current.type, locale, t) };
+  }
+
   private async prepareFactor(
     data: FlowData,
     factor: FactorType,

@@ -43,6 +43,29 @@ export function shotName(page: string, locale: string, width: string, theme: str
 }
 
 /**
+ * Waits until every image of the page is loaded and decoded. The brand logos load lazily
+ * (BrandLogo.tsx), so the page's load event does not wait for them: on a busy machine a picture
+ * once caught the header and footer without their logos. Lazy images are asked for now, as a
+ * scroll would.
+ */
+async function imagesDrawn(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await Promise.all(
+      [...document.images].map(async (image) => {
+        if (image.loading === 'lazy') image.loading = 'eager';
+        if (!image.complete) {
+          await new Promise((settled) => {
+            image.addEventListener('load', settled, { once: true });
+            image.addEventListener('error', settled, { once: true });
+          });
+        }
+        await image.decode().catch(() => undefined);
+      }),
+    );
+  });
+}
+
+/**
  * Takes the whole page (animations stopped, caret hidden, `volatile` parts painted over: what
  * changes from run to run, such as a time or a collector number) and compares it with its baseline.
  * Returns a problem, or undefined when it matches.
@@ -52,6 +75,7 @@ export async function matchesBaseline(
   name: string,
   volatile: readonly Locator[] = [],
 ): Promise<string | undefined> {
+  await imagesDrawn(page);
   const png = await page.screenshot({
     fullPage: true,
     animations: 'disabled',

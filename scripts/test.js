@@ -1,26 +1,24 @@
 #!/usr/bin/env node
-// `npm test`: every check and every test tier in one command, arranged to use both cores (issue 34
-// item 1). The static checks (types, lint, formatting, layer rules) need about 95 s of CPU and the
-// Jest run leaves part of the machine idle while its suites wait on Chromium, timers and child
-// processes; so the checks run beside Jest at a lower priority instead of before it. Before, they
-// ran one after another ahead of Jest and added about 75 s to every run.
-//
-// Order: the programs the tests start (test-prerequisites.js) and the client bundle the browser
-// specs load come first; then Jest and the checks together. Each check's output is kept and printed
-// when it ends, so it never tears through Jest's report; the command fails if any of them fails.
+// `npm test`: every check and every test tier in one command, arranged for this machine's two cores
+// (issue 34 item 1). The programs the tests start (test-prerequisites.js) come first; then the static
+// checks (types, lint, formatting, layer rules), the client bundle and the service's one build for
+// the tests that start it as a process, side by side, each with its output kept and printed once it
+// ends; then Jest, one worker a core. A failing check stops the run before the ten minutes of tests.
+// Measured: beside Jest instead of before it, the checks gave no time back (the browser tier already
+// keeps both cores busy) and slowed the timing-sensitive browser specs; so did a third Jest worker,
+// which doubled each browser file's time.
 // Arguments go to Jest (`npm test -- --testPathPatterns journey`).
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
+const { BUILD_ENV } = require('../test/support/run-build');
 
-/** The checks that read the source without running it: package.json's scripts, `npm run lint`'s parts. */
-const CHECKS = ['typecheck', 'lint:code', 'lint:format', 'lint:deps'];
-
-/** Niceness of the checks: Jest's workers, whose tests have time limits, come first. */
-const CHECK_NICENESS = '10';
+/** What runs before the tests, side by side: package.json's scripts (`npm run lint`'s three parts). */
+const CHECKS = ['typecheck', 'lint:code', 'lint:format', 'lint:deps', 'build:client'];
 
 function runInline(script) {
   const result = spawnSync(process.execPath, [path.join(__dirname, script)], {
@@ -31,11 +29,10 @@ function runInline(script) {
 }
 
 /** Runs one check with its output kept; resolves with what it printed and whether it passed. */
-function runCheck(name) {
+function runCheck(name, command = ['npm', 'run', '-s', name]) {
   const started = Date.now();
   return new Promise((resolve) => {
-    // nice(1) lowers the priority before npm starts, so every process of the check inherits it.
-    const child = spawn('nice', ['-n', CHECK_NICENESS, 'npm', 'run', '-s', name], { cwd: ROOT });
+    const child = spawn(command[0], command.slice(1), { cwd: ROOT });
     const output = [];
     child.stdout.on('data', (chunk) => output.push(chunk));
     child.stderr.on('data', (chunk) => output.push(chunk));
@@ -61,20 +58,34 @@ function runJest(args) {
 
 async function main() {
   runInline('test-prerequisites.js');
-  runInline('build-client.js');
-  const [jestPassed, ...checks] = await Promise.all([
-    runJest(process.argv.slice(2)),
-    ...CHECKS.map(runCheck),
-  ]);
+  const build = buildService();
+  const checks = await Promise.all([...CHECKS.map(runCheck), build.done]);
   const failed = checks.filter((check) => !check.passed);
   for (const check of failed) {
     process.stdout.write(`\n--- ${check.name} ---\n${check.output}\n`);
   }
-  if (failed.length > 0 || !jestPassed) {
-    const what = [...failed.map((check) => check.name), ...(jestPassed ? [] : ['jest'])];
-    process.stdout.write(`\nnpm test failed: ${what.join(', ')}\n`);
+  if (failed.length > 0) {
+    fs.rmSync(path.dirname(path.dirname(build.main)), { recursive: true, force: true });
+    process.stdout.write(`\nnpm test failed: ${failed.map((check) => check.name).join(', ')}\n`);
     process.exit(1);
   }
+  // Jest's global set-up uses this build instead of compiling its own (test/support/run-build.js).
+  process.env[BUILD_ENV] = build.main;
+  if (!(await runJest(process.argv.slice(2)))) process.exit(1);
+}
+
+/** The service compiled as `npm run build` compiles it, for the tests that start it as a process. */
+function buildService() {
+  const outDir = path.join(ROOT, '.test-data', `build-run-${process.pid}-${Date.now()}`);
+  const check = runCheck('the service build', [
+    process.execPath,
+    path.join(ROOT, 'node_modules/typescript/bin/tsc'),
+    '-p',
+    'tsconfig.build.json',
+    '--outDir',
+    outDir,
+  ]);
+  return { main: path.join(outDir, 'src/main.js'), done: check };
 }
 
 main().catch((error) => {

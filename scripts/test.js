@@ -59,7 +59,7 @@ function runJest(args) {
 async function main() {
   runInline('test-prerequisites.js');
   const build = buildService();
-  const checks = await Promise.all([...CHECKS.map(runCheck), build.done]);
+  const checks = await Promise.all([...CHECKS.map((name) => runCheck(name)), build.done]);
   const failed = checks.filter((check) => !check.passed);
   for (const check of failed) {
     process.stdout.write(`\n--- ${check.name} ---\n${check.output}\n`);

@@ -7,7 +7,6 @@ import { AccountFlags, AccountStore } from '../../src/idp/accounts/account-store
 import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import { CLIENT_ASSETS, type ClientAssets } from '../../src/render/client-assets';
 import type { Locale } from '../../src/shared/locale';
-import { freePort } from '../support/free-port';
 import { RoundRobinProxy } from '../support/round-robin-proxy';
 import {
   type ShellBrowser,
@@ -41,7 +40,8 @@ describe('axe on /unauthredirect, the pending-step page and the signed-out landi
   const open: BrowserContext[] = [];
 
   beforeAll(async () => {
-    const port = await freePort();
+    // The proxy takes its port before the app starts: a port only found free could go to the app.
+    const port = await proxy.listen();
     origin = `http://localhost:${port}`;
     shell = await startShellBrowser({
       PUBLIC_URL: origin,
@@ -58,7 +58,6 @@ describe('axe on /unauthredirect, the pending-step page and the signed-out landi
       parsed.searchParams.delete('pending_step');
       return `${parsed.pathname}${parsed.search}`;
     };
-    await proxy.listen(port);
   }, TEST_TIMEOUT_MS);
   afterEach(async () => {
     await Promise.all(open.splice(0).map((c) => c.close()));

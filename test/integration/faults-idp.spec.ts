@@ -143,12 +143,12 @@ describe('the IdP fails during a token refresh', () => {
 
   /** The app, reached (by browsers and by itself, as its issuer) through the balancer. */
   async function startBehindProxy(): Promise<{ t: TestApp; publicUrl: string }> {
-    const port = await freePort();
+    // The proxy takes its port before the app starts: a port only found free could go to the app.
+    const port = await proxy.listen();
     const publicUrl = `http://localhost:${port}`;
     // Stale at once: every request of the session refreshes.
     t = await startTestApp({ PUBLIC_URL: publicUrl, IDP_ACCESS_TOKEN_TTL_SECONDS: '1' });
     proxy.backends = [t.url];
-    await proxy.listen(port);
     return { t, publicUrl };
   }
 

@@ -8,7 +8,6 @@ import { Sessions, type SessionRecord } from '../../src/session/sessions';
 import type { Locale } from '../../src/shared/locale';
 import type { ShellData } from '../../views/shell/shell-data';
 import { Browser, BrowserResponse } from '../support/browser';
-import { freePort } from '../support/free-port';
 import { RoundRobinProxy } from '../support/round-robin-proxy';
 import {
   jarCookie,
@@ -430,7 +429,8 @@ describe('never the same trip twice in a row, whatever the IdP (issue 14 item 10
   let t: TestApp;
   let origin: string;
   beforeAll(async () => {
-    const port = await freePort();
+    // The proxy takes its port before the app starts: a port only found free could go to the app.
+    const port = await proxy.listen();
     origin = `http://localhost:${port}`;
     t = await startTestApp({ ...FAST_REFRESH, PUBLIC_URL: origin });
     proxy.backends = [t.url];
@@ -440,7 +440,6 @@ describe('never the same trip twice in a row, whatever the IdP (issue 14 item 10
       parsed.searchParams.delete('pending_step');
       return `${parsed.pathname}${parsed.search}`;
     };
-    await proxy.listen(port);
   }, 30_000);
   afterAll(async () => {
     await proxy.close();

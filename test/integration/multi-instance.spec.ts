@@ -6,7 +6,6 @@ import { Browser } from '../support/browser';
 import { RoundRobinProxy } from '../support/round-robin-proxy';
 import { RunningRedisSentinel, startRedis, startRedisSentinel } from '../support/redis-server';
 import { jarCookie, signInVia } from '../support/signin-journey';
-import { freePort } from '../support/free-port';
 import { TestApp, startTestApp } from '../support/test-app';
 import { tempDataDir } from '../support/test-config';
 
@@ -75,7 +74,8 @@ describe.each(TOPOLOGIES)('two instances, %s', (_topology, startShared, { failov
 
   beforeAll(async () => {
     redis = await startShared();
-    const proxyPort = await freePort();
+    // The proxy takes its port before the app starts: a port only found free could go to the app.
+    const proxyPort = await proxy.listen();
     publicUrl = `http://localhost:${proxyPort}`;
     dataDir = tempDataDir();
     const shared = {
@@ -91,7 +91,6 @@ describe.each(TOPOLOGIES)('two instances, %s', (_topology, startShared, { failov
     a = await startTestApp(shared);
     b = await startTestApp(shared);
     proxy.backends = [a.url, b.url];
-    await proxy.listen(proxyPort);
   }, 90_000);
   afterAll(async () => {
     await proxy.close();

@@ -57,8 +57,15 @@ export class RoundRobinProxy {
     });
   }
 
+  /** Listens on `port` (any free one by default); a port in use fails at once, it does not hang. */
   async listen(port = 0): Promise<number> {
-    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
     return (this.server.address() as AddressInfo).port;
   }
 

@@ -3,7 +3,7 @@
 // redis-server for the Redis adapter and the multi-instance tests (also the sentinel of the Sentinel
 // tests: Debian's redis-server runs as one with --sentinel, so the redis-sentinel package, only a
 // service wrapper around the same binary, is not needed), redis-cli for `redis-cli --cluster create`
-// of the cluster tests, Chromium for the browser specs.
+// of the cluster tests, Chromium and its headless shell for the browser specs.
 // It installs Debian's packages when they are missing and we may (root with apt-get); otherwise it
 // stops with a message that says what to install. Tests are never skipped for a missing program:
 // a browser spec that still finds no Chromium fails with the same advice (test/support/chromium.ts).
@@ -32,6 +32,12 @@ const REQUIRED = [
     // Debian's build (never a downloaded browser), driven by playwright-core at /usr/bin/chromium.
     program: 'chromium',
     pkg: 'chromium',
+    why: 'the browser a person runs: bench:page, and the back-forward cache test of test/browser',
+  },
+  {
+    // The same Debian build in its older headless mode: the browser specs run in it (scripts/chromium.json).
+    program: 'chromium-headless-shell',
+    pkg: 'chromium-headless-shell',
     why: 'browser specs (test/browser): pages, sign-in steps, accessibility, screenshots',
   },
   {

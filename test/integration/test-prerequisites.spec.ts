@@ -54,8 +54,13 @@ describe('test prerequisites on a machine without them', () => {
     expect(run.stderr).toContain('redis-server (Debian package redis-server): session-store');
     // Issue 17 item 1: the cluster tests create their cluster with redis-cli.
     expect(run.stderr).toContain('redis-cli (Debian package redis-tools): the Redis Cluster tests');
-    expect(run.stderr).toContain('chromium (Debian package chromium): browser specs');
-    expect(run.stderr).toContain('apt-get install -y redis-server redis-tools chromium');
+    expect(run.stderr).toContain('chromium (Debian package chromium): the browser a person runs');
+    expect(run.stderr).toContain(
+      'chromium-headless-shell (Debian package chromium-headless-shell): browser specs',
+    );
+    expect(run.stderr).toContain(
+      'apt-get install -y redis-server redis-tools chromium chromium-headless-shell',
+    );
   });
 
   it('names only what is missing', () => {
@@ -69,7 +74,7 @@ describe('test prerequisites on a machine without them', () => {
   it('passes, installing nothing, when every program is on PATH (even one without a shell)', () => {
     // No sh on this PATH: the script must find its shell at /bin/sh, not report everything missing.
     const run = runPrerequisites(
-      pathWith(['redis-server', 'redis-cli', 'chromium'], { sh: false }),
+      pathWith(['redis-server', 'redis-cli', 'chromium', 'chromium-headless-shell'], { sh: false }),
     );
     expect(run).toEqual({ status: 0, stdout: '', stderr: '' });
   });

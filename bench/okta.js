@@ -18,6 +18,8 @@ const https = require('node:https');
 const path = require('node:path');
 const { CookieJar } = require('tough-cookie');
 const { ROOT, freePort, startApp } = require('./harness');
+const { requestParts } = require('./signin');
+const PRODUCTION_ENV = require('../test/support/production-env.json');
 
 const TLS_DIR = path.join(ROOT, 'test/fixtures/redis-tls');
 const TEST_CA = path.join(TLS_DIR, 'ca.crt');
@@ -31,35 +33,15 @@ const BRAND_ORIGIN = 'https://www.psacard.com';
 const BRAND_LINK = `/signin?b=psa&r=${encodeURIComponent(`${BRAND_ORIGIN}/orders`)}`;
 
 /**
- * A complete qa configuration: every address and secret qa requires, with the values of
- * test/support/test-config.ts (productionEnv), so the service starts as the qa tests start it.
+ * A complete qa configuration: every address and secret qa requires, as the qa tests start the
+ * service (test/support/production-env.json), with this run's addresses and the Okta-shaped IdP.
  */
 function qaEnv(publicUrl, issuer) {
   return {
+    ...PRODUCTION_ENV.env,
     APP_ENV: 'qa',
     PUBLIC_URL: publicUrl,
-    TRUST_PROXY: '1',
     GRADING_BASE_URL: BRAND_ORIGIN,
-    GRADING_JAPAN_BASE_URL: 'https://www.psacard.co.jp',
-    CID_ROUTER_BASE_URL: 'https://cid.collectors.com',
-    POWERPACKS_BASE_URL: 'https://www.powerpacks.com',
-    SESSION_SECRET: 's'.repeat(40),
-    TOKEN_ENCRYPTION_KEYS: `prod-1:${Buffer.alloc(32, 7).toString('base64')}`,
-    BRAND_URLS: JSON.stringify({
-      goldin: { baseURL: 'https://goldin.co' },
-      goldinmobile: { baseURL: 'https://goldin.co', appScheme: 'goldin' },
-      pcgs: { baseURL: 'https://www.pcgs.com' },
-      pcgschina: { baseURL: 'https://www.pcgschina.com' },
-      pcgsasia: { baseURL: 'https://www.pcgsasia.com' },
-      pcgseurope: { baseURL: 'https://www.pcgseurope.com' },
-      lbe: { baseURL: 'https://www.longbeachexpo.com' },
-      cc: { baseURL: 'https://www.collectorscorner.com' },
-      ccmobile: { baseURL: 'https://www.collectorscorner.com', appScheme: 'collectorscorner' },
-      certifi: { baseURL: 'https://www.certifi.com' },
-      enterprise: { baseURL: 'https://dealers.collectors.com' },
-      psamobile: { appScheme: 'psacard' },
-      collectorsmobile: { appScheme: 'collectors' },
-    }),
     IDP_MODE: 'external',
     IDP_ISSUER: issuer,
     IDP_CLIENT_ID: SERVICE_CLIENT.clientId,
@@ -125,14 +107,7 @@ function browser(publicUrl, appUrl) {
   const app = new URL(appUrl);
   return async function request(jar, url, form) {
     const target = new URL(url);
-    const headers = {};
-    const cookie = await jar.getCookieString(url);
-    if (cookie) headers.cookie = cookie;
-    let body;
-    if (form) {
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-      body = new URLSearchParams(form).toString();
-    }
+    const { headers, body } = await requestParts(jar, url, form);
     let options;
     if (target.origin === publicOrigin) {
       headers.host = target.host;

@@ -5,7 +5,8 @@
 'use strict';
 const { CookieJar } = require('tough-cookie');
 
-async function request(jar, url, form) {
+/** What a browser sends with a request: the jar's cookies for `url`, and `form` url-encoded. */
+async function requestParts(jar, url, form) {
   const headers = {};
   const cookie = await jar.getCookieString(url);
   if (cookie) headers.cookie = cookie;
@@ -14,6 +15,11 @@ async function request(jar, url, form) {
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(form).toString();
   }
+  return { headers, body };
+}
+
+async function request(jar, url, form) {
+  const { headers, body } = await requestParts(jar, url, form);
   const res = await fetch(url, {
     method: form ? 'POST' : 'GET',
     headers,
@@ -108,4 +114,4 @@ async function signIn(base, email, password) {
   return cookie;
 }
 
-module.exports = { atBrand, follow, passwordSignIn, register, request, signIn };
+module.exports = { atBrand, follow, passwordSignIn, register, request, requestParts, signIn };

@@ -3,10 +3,9 @@
 // (issue 34 item 1). The programs the tests start (test-prerequisites.js) come first; then the static
 // checks (types, lint, formatting, layer rules), the client bundle and the service's one build for
 // the tests that start it as a process, side by side, each with its output kept and printed once it
-// ends; then Jest, one worker a core. A failing check stops the run before the ten minutes of tests.
-// Measured: beside Jest instead of before it, the checks gave no time back (the browser tier already
-// keeps both cores busy) and slowed the timing-sensitive browser specs; so did a third Jest worker,
-// which doubled each browser file's time.
+// ends; then Jest (jest.config.js says how many workers). A failing check stops the run before the
+// tests. Measured: beside Jest instead of before it, the checks gave no time back and slowed the
+// timing-sensitive browser specs.
 // Arguments go to Jest (`npm test -- --testPathPatterns journey`).
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
@@ -15,7 +14,7 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
-const { BUILD_ENV } = require('../test/support/run-build');
+const { BUILD_ENV, buildDir, compileCommand } = require('../test/support/run-build');
 
 /** What runs before the tests, side by side: package.json's scripts (`npm run lint`'s three parts). */
 const CHECKS = ['typecheck', 'lint:code', 'lint:format', 'lint:deps', 'build:client'];
@@ -76,16 +75,8 @@ async function main() {
 
 /** The service compiled as `npm run build` compiles it, for the tests that start it as a process. */
 function buildService() {
-  const outDir = path.join(ROOT, '.test-data', `build-run-${process.pid}-${Date.now()}`);
-  const check = runCheck('the service build', [
-    process.execPath,
-    path.join(ROOT, 'node_modules/typescript/bin/tsc'),
-    '-p',
-    'tsconfig.build.json',
-    '--outDir',
-    outDir,
-  ]);
-  return { main: path.join(outDir, 'src/main.js'), done: check };
+  const { argv, main } = compileCommand(buildDir(`${process.pid}-${Date.now()}`));
+  return { main, done: runCheck('the service build', argv) };
 }
 
 main().catch((error) => {

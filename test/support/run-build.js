@@ -22,20 +22,34 @@ function needsBuild(globalConfig) {
 const NODE24_ENV = 'SIGNON_TEST_NODE24';
 const NODE24_MAIN_ENV = 'SIGNON_TEST_NODE24_MAIN';
 
-/** Compiles the service as `npm run build` does, into `outDir`; returns its main.js. */
-function compileService(outDir) {
-  execFileSync(
-    process.execPath,
-    [
+/** The build folder of one run, inside the project (see above). */
+function buildDir(run) {
+  return path.join(ROOT, '.test-data', `build-run-${run}`);
+}
+
+/**
+ * The command that compiles the service as `npm run build` does, into `outDir`, and the main.js it
+ * makes: Jest's set-up runs it here, and `npm test` (scripts/test.js) beside its static checks.
+ */
+function compileCommand(outDir) {
+  return {
+    argv: [
+      process.execPath,
       path.join(ROOT, 'node_modules/typescript/bin/tsc'),
       '-p',
       'tsconfig.build.json',
       '--outDir',
       outDir,
     ],
-    { cwd: ROOT, stdio: 'inherit' },
-  );
-  return path.join(outDir, 'src/main.js');
+    main: path.join(outDir, 'src/main.js'),
+  };
+}
+
+/** Compiles the service into `outDir`; returns its main.js. */
+function compileService(outDir) {
+  const { argv, main } = compileCommand(outDir);
+  execFileSync(argv[0], argv.slice(1), { cwd: ROOT, stdio: 'inherit' });
+  return main;
 }
 
 function build(globalConfig) {
@@ -47,7 +61,7 @@ function build(globalConfig) {
     node24Image(path.resolve(made, '../..'), run);
     return;
   }
-  const outDir = path.join(ROOT, '.test-data', `build-run-${run}`);
+  const outDir = buildDir(run);
   process.env[BUILD_ENV] = compileService(outDir);
   node24Image(outDir, run);
 }
@@ -80,4 +94,13 @@ function remove() {
   if (image) fs.rmSync(path.resolve(image, '../../..'), { recursive: true, force: true });
 }
 
-module.exports = { build, compileService, remove, BUILD_ENV, NODE24_ENV, NODE24_MAIN_ENV };
+module.exports = {
+  build,
+  buildDir,
+  compileCommand,
+  compileService,
+  remove,
+  BUILD_ENV,
+  NODE24_ENV,
+  NODE24_MAIN_ENV,
+};

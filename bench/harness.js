@@ -116,32 +116,59 @@ async function startApp(extraEnv = {}, root = ROOT, dataDir = undefined) {
 }
 
 /**
- * Issue 18 item 4, cold start: milliseconds from spawning the process to its first 200 on /healthz,
- * with `dataDir` as it is (empty on a first start). The process is then left to finish its start-up
- * work (so the next start finds complete data) and stopped.
+ * The runtimes a cold start is timed on (issue 35 item 1): this machine's Node, and Node 24, the
+ * image's, from the npm registry (scripts/node24.js, as `npm test` prepares it), running dist/ laid
+ * out as the image lays it out in a folder of its own. `remove()` deletes that folder.
  */
-async function coldStart(dataDir) {
+function coldStartRuntimes() {
+  const { ensureNode24, layOutImage } = require('../scripts/node24');
+  const paths = ensureNode24();
+  const image = fs.mkdtempSync(path.join(ROOT, '.test-data', 'bench-node24-image-'));
+  return {
+    runtimes: [
+      {
+        name: `Node ${process.versions.node} (this machine)`,
+        node: process.execPath,
+        main: path.join(ROOT, 'dist/src/main.js'),
+      },
+      {
+        name: `Node ${paths.version} (the image's)`,
+        node: paths.node,
+        main: layOutImage(paths, path.join(ROOT, 'dist'), image),
+      },
+    ],
+    remove: () => fs.rmSync(image, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * Issue 18 item 4, cold start: milliseconds from spawning the process to its first 200 on /healthz,
+ * with `dataDir` as it is (empty on a first start), on `runtime` (coldStartRuntimes). The process
+ * is then left to finish its start-up work (so the next start finds complete data) and stopped.
+ */
+async function coldStart(dataDir, runtime, env = {}) {
   return timeToFirst200(
-    path.join(ROOT, 'dist/src/main.js'),
+    runtime.node,
+    runtime.main,
     '/healthz',
-    { DATA_DIR: dataDir },
+    { ...env, DATA_DIR: dataDir },
     '/readyz',
   );
 }
 
 /** The same for the NestJS hello reference (bench/hello-server.js): the platform's own start. */
-function helloColdStart() {
-  return timeToFirst200(path.join(__dirname, 'hello-server.js'), '/', {});
+function helloColdStart(runtime) {
+  return timeToFirst200(runtime.node, path.join(__dirname, 'hello-server.js'), '/', {});
 }
 
 /**
- * Milliseconds from spawning `script` (with production's flags) to its first 200 on `probe`; then,
- * when `settled` is given, waits for that to answer 200 too before stopping the process.
+ * Milliseconds from spawning `script` on `node` (with production's flags) to its first 200 on
+ * `probe`; then, when `settled` is given, waits for that to answer 200 too before stopping it.
  */
-async function timeToFirst200(script, probe, env, settled) {
+async function timeToFirst200(node, script, probe, env, settled) {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [...RUNTIME.nodeFlags, script], {
+  const child = spawn(node, [...RUNTIME.nodeFlags, script], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, ...RUNTIME.env, PORT: String(port), ...env },
     stdio: 'ignore',
@@ -290,6 +317,7 @@ module.exports = {
   DEMO_PASSWORD,
   ROOT,
   coldStart,
+  coldStartRuntimes,
   helloColdStart,
   freePort,
   pageDataOf,

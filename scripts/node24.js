@@ -133,7 +133,22 @@ function ensureNode24() {
   return paths;
 }
 
-module.exports = { ensureNode24, node24Paths, NODE24_VERSION };
+/**
+ * The service laid out in `image` as the image lays it out (Dockerfile: package.json, node_modules,
+ * dist, locales, client/dist), with `dist` (a compiled service) copied in and the node_modules built
+ * for Node 24; returns the main.js to start there. The tests and bench/run.js start it on Node 24.
+ */
+function layOutImage(paths, dist, image) {
+  fs.mkdirSync(path.join(image, 'client'), { recursive: true });
+  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(image, 'package.json'));
+  fs.symlinkSync(paths.nodeModules, path.join(image, 'node_modules'));
+  fs.symlinkSync(path.join(ROOT, 'locales'), path.join(image, 'locales'));
+  fs.symlinkSync(path.join(ROOT, 'client', 'dist'), path.join(image, 'client', 'dist'));
+  fs.cpSync(dist, path.join(image, 'dist'), { recursive: true });
+  return path.join(image, 'dist', 'src', 'main.js');
+}
+
+module.exports = { ensureNode24, layOutImage, node24Paths, NODE24_VERSION };
 
 if (require.main === module) {
   try {

@@ -1,3 +1,5 @@
+// First, so that the modules below load through Node's compile cache (issue 35 item 1).
+import './lifecycle/compile-cache';
 import 'reflect-metadata';
 import { createApp } from './app.factory';
 import type { AppConfig } from './config/app-config';

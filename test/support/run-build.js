@@ -67,24 +67,17 @@ function build(globalConfig) {
 }
 
 /**
- * The service laid out as the image lays it out (Dockerfile: package.json, node_modules, dist,
- * locales, client/dist), with the node_modules built for Node 24 (scripts/node24.js), so that a test
- * can start it on the image's runtime. Made only when scripts/test-prerequisites.js has prepared
+ * The service laid out as the image lays it out, with the node_modules built for Node 24
+ * (scripts/node24.js layOutImage), so that a test can start it on the image's runtime. Made only when scripts/test-prerequisites.js has prepared
  * Node 24; a test that needs it and finds it missing says so and fails (test/support/runtimes.ts).
  */
 function node24Image(outDir, run) {
-  const { node24Paths } = require('../../scripts/node24');
+  const { layOutImage, node24Paths } = require('../../scripts/node24');
   const paths = node24Paths();
   if (!fs.existsSync(paths.ready) || !fs.existsSync(paths.node)) return;
   const image = path.join(ROOT, '.test-data', `node24-image-${run}`);
-  fs.mkdirSync(path.join(image, 'client'), { recursive: true });
-  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(image, 'package.json'));
-  fs.symlinkSync(paths.nodeModules, path.join(image, 'node_modules'));
-  fs.symlinkSync(path.join(ROOT, 'locales'), path.join(image, 'locales'));
-  fs.symlinkSync(path.join(ROOT, 'client', 'dist'), path.join(image, 'client', 'dist'));
-  fs.cpSync(outDir, path.join(image, 'dist'), { recursive: true });
+  process.env[NODE24_MAIN_ENV] = layOutImage(paths, outDir, image);
   process.env[NODE24_ENV] = paths.node;
-  process.env[NODE24_MAIN_ENV] = path.join(image, 'dist', 'src', 'main.js');
 }
 
 function remove() {

@@ -318,6 +318,7 @@ module.exports = {
   ROOT,
   coldStart,
   coldStartRuntimes,
+  cpuMicros,
   helloColdStart,
   freePort,
   pageDataOf,

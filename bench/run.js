@@ -9,6 +9,7 @@ const {
   CONNECTIONS,
   coldStart,
   coldStartRuntimes,
+  cpuMicros,
   helloColdStart,
   pageDataOf,
   run,
@@ -19,6 +20,7 @@ const {
   startHello,
   startOtlpSink,
 } = require('./harness');
+const { openLoop } = require('./open-loop');
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /**
@@ -348,11 +350,10 @@ const LATENCY_TARGET_MS = 50;
  * capacity (the product's closed-loop req/s above), and its floor at that same rate, measured
  * product, floor, floor, product. A closed loop's p99 is set by its connection count (Little's law:
  * 50 connections at 1,000 req/s wait 50 ms whatever the server does), so it says nothing of the wait
- * a collector sees at a load the service is sized for. autocannon's `overallRate` spreads the rate
- * over the connections and, with a rate set, corrects its latencies for coordinated omission (a
- * request that could not leave on time because its connection was busy counts from when it should
- * have left). The req/s reached is printed beside: one below the rate means the server could not
- * keep up with it.
+ * a collector sees at a load the service is sized for. The load is bench/open-loop.js's: one request
+ * every 1/rate seconds over up to 50 keep-alive connections, each timed from when it was due to
+ * leave (autocannon's `overallRate` sends each second's share as one burst). The req/s reached is
+ * printed beside: one below the rate means the server could not keep up with it.
  */
 async function latencyAtHalfCapacity(app, floor, hot, capacity) {
   const rows = {};
@@ -363,7 +364,15 @@ async function latencyAtHalfCapacity(app, floor, hot, capacity) {
       const server = side === 'app' ? app : floor;
       const url = `${server.url}${side === 'app' ? appPath : floorPath}`;
       runs[side].push(
-        await run({ duration: DURATION, url, headers, pid: server.pid, overallRate: rate }),
+        await openLoop({
+          url,
+          headers,
+          rate,
+          seconds: DURATION,
+          connections: CONNECTIONS,
+          cpuMicros,
+          pid: server.pid,
+        }),
       );
     }
     rows[key] = {

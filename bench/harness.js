@@ -2,7 +2,7 @@
 // child process, and autocannon runs. Loopback only.
 'use strict';
 const autocannon = require('autocannon');
-const { fork, spawn } = require('node:child_process');
+const { execFileSync, fork, spawn } = require('node:child_process');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -58,6 +58,15 @@ async function startReference(script, probe) {
 }
 
 /**
+ * The service's main.js in `root`: dist/src/main.js, or on Node 24 the image-shaped copy that
+ * bench/on-node24.js made for this checkout (its better-sqlite3 is built for Node 24).
+ */
+function appMain(root) {
+  if (root === ROOT && process.env.BENCH_APP_MAIN) return process.env.BENCH_APP_MAIN;
+  return path.join(root, 'dist/src/main.js');
+}
+
+/**
  * The app as `npm start` runs it. `root` is the checkout to run (its dist/ built): this one by
  * default, or another for a before/after comparison in the same run (BENCH_BASELINE in run.js).
  */
@@ -72,7 +81,7 @@ async function startApp(extraEnv = {}, root = ROOT, dataDir = undefined) {
     process.execPath,
     [
       ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? RUNTIME.nodeFlags),
-      path.join(root, 'dist/src/main.js'),
+      appMain(root),
     ],
     {
       cwd: root,
@@ -115,6 +124,13 @@ async function startApp(extraEnv = {}, root = ROOT, dataDir = undefined) {
   };
 }
 
+/** The version of the machine's Node, whichever Node runs the bench. */
+function machineNodeVersion() {
+  const node = process.env.BENCH_MACHINE_NODE;
+  if (!node) return process.versions.node;
+  return execFileSync(node, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
+}
+
 /**
  * The runtimes a cold start is timed on (issue 35 item 1): this machine's Node, and Node 24, the
  * image's, from the npm registry (scripts/node24.js, as `npm test` prepares it), running dist/ laid
@@ -127,8 +143,9 @@ function coldStartRuntimes() {
   return {
     runtimes: [
       {
-        name: `Node ${process.versions.node} (this machine)`,
-        node: process.execPath,
+        name: `Node ${machineNodeVersion()} (this machine)`,
+        // Under bench/on-node24.js the bench itself runs on Node 24; this is still the machine's.
+        node: process.env.BENCH_MACHINE_NODE ?? process.execPath,
         main: path.join(ROOT, 'dist/src/main.js'),
       },
       {

@@ -33,7 +33,8 @@ const { Controller, Get, Module, Req, Res } = require('@nestjs/common');
 const { APP_GUARD, NestFactory } = require('@nestjs/core');
 const { initTRPC } = require('@trpc/server');
 const { createExpressMiddleware } = require('@trpc/server/adapters/express');
-const Database = require('better-sqlite3');
+// Under bench/on-node24.js, the build of the native module made for Node 24 (BENCH_SQLITE_MODULE).
+const Database = require(process.env.BENCH_SQLITE_MODULE ?? 'better-sqlite3');
 const helmet = require('helmet').default;
 const { decodeJwt } = require('jose');
 const {

@@ -232,6 +232,9 @@ async function startFloor({ cookie, accessToken, refreshToken }, pageData) {
       // The brand received no ID token; the access token carries the claims the floor reads (sub).
       FLOOR_ID_TOKEN: accessToken,
       FLOOR_PAGE_DATA: path.join(dir, 'page-data.json'),
+      ...(process.env.BENCH_SQLITE_MODULE
+        ? { BENCH_SQLITE_MODULE: process.env.BENCH_SQLITE_MODULE }
+        : {}),
     },
     stdio: 'ignore',
   });

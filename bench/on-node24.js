@@ -24,7 +24,13 @@ try {
   const run = spawnSync(paths.node, [path.resolve(script), ...process.argv.slice(3)], {
     cwd: ROOT,
     stdio: 'inherit',
-    env: { ...process.env, BENCH_APP_MAIN: main, BENCH_MACHINE_NODE: process.execPath },
+    env: {
+      ...process.env,
+      BENCH_APP_MAIN: main,
+      BENCH_MACHINE_NODE: process.execPath,
+      // The floor server keeps its sessions in SQLite too (bench/floor-server.js).
+      BENCH_SQLITE_MODULE: path.join(paths.nodeModules, 'better-sqlite3'),
+    },
   });
   process.exitCode = run.status ?? 1;
 } finally {

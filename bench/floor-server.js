@@ -13,8 +13,10 @@
 //                    access and ID token payloads read; the return URL's origin checked; §4 step 5's
 //                    fresh session written (its tokens sealed, indexed by collector and IdP session)
 //                    and the one the sign-in handed the same brand before dropped (issue 18: one si
-//                    per brand and sign-in, or the store grows with every hop); the sign-in event and
-//                    the access line logged; the sessionId cookie and a 302 carrying si, t and rt.
+//                    per brand and sign-in, or the store grows with every hop); issue 31 item 4's
+//                    brand grant: a login state sealed and written, a binding cookie, and a 302 to the
+//                    IdP's authorization with PKCE and prompt=none; the sign-in event and the access
+//                    line logged.
 //   GET /collection  issue 6 item 9, issue 16 item 4: security headers; the session read; the access
 //                    token read; the collector's sessions counted (their records read and opened); the
 //                    real /collection page (views/, the product's own components and data) rendered
@@ -197,16 +199,44 @@ class FloorController {
     const { id: _id, createdAt: _c, lastUsedAt: _u, ...record } = s;
     const id = newSession(record, req.query.b);
     log.info({ event: 'signin', brand: req.query.b, sub: claims.sub }, 'sign-in');
-    res.setHeader(
-      'Set-Cookie',
+    // Issue 31 item 4: the brand gets a grant of its own, never the session's refresh token. A login
+    // state (fresh PKCE verifier and nonce, the hop to finish, bound to a new browser cookie) sealed
+    // under its state's hash for 10 minutes, then the IdP's authorization with prompt=none.
+    const verifier = randomBytes(32).toString('base64url');
+    const nonce = randomBytes(32).toString('base64url');
+    const state = randomBytes(32).toString('base64url');
+    const binding = randomBytes(32).toString('base64url');
+    const stateKey = `login-state:${sha256(state)}`;
+    const pending = {
+      kind: 'brand-grant',
+      journey: { brand: req.query.b, r: req.query.r, locale: 'en-US' },
+      verifier,
+      nonce,
+      brandHop: { sub: claims.sub, sessionId: id, recordIn: id, target: req.query.r },
+      bindingHash: sha256(binding),
+      createdAt: Date.now(),
+    };
+    sql.write.run(stateKey, seal(JSON.stringify(pending), stateKey), Date.now() + 600_000);
+    const authorize = new URLSearchParams({
+      client_id: 'collectors-signon',
+      response_type: 'code',
+      redirect_uri: 'https://signin.collectors.com/handleloginredirect',
+      scope: 'openid profile email offline_access',
+      state,
+      nonce,
+      code_challenge: sha256(verifier),
+      code_challenge_method: 'S256',
+      prompt: 'none',
+      ui_locales: 'en-US',
+      brand: req.query.b,
+    });
+    res.setHeader('Set-Cookie', [
       `sessionId=${id}; Max-Age=31536000; Path=/; HttpOnly; SameSite=Lax`,
-    );
+      `loginBinding=${binding}; Max-Age=600; Path=/; HttpOnly; Secure; SameSite=Lax`,
+    ]);
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Referrer-Policy', 'no-referrer');
-    res.setHeader(
-      'Location',
-      `https://dev.psacard.com/orders?si=${encodeURIComponent(id)}&t=${encodeURIComponent(s.tokens.accessToken)}&rt=${encodeURIComponent(s.tokens.refreshToken)}`,
-    );
+    res.setHeader('Location', `https://login.collectors.com/oauth2/v1/authorize?${authorize}`);
     res.status(302).end();
   }
 

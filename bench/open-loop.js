@@ -24,7 +24,6 @@ async function openLoop({ url, headers = {}, rate, seconds, connections, cpuMicr
   let errors = 0;
   const total = Math.round(rate * seconds);
   const interval = 1000 / rate;
-  const pending = new Set();
 
   const send = (dueAt) =>
     new Promise((resolve) => {
@@ -53,19 +52,15 @@ async function openLoop({ url, headers = {}, rate, seconds, connections, cpuMicr
 
   const cpuBefore = pid === undefined ? undefined : cpuMicros(pid);
   const started = performance.now();
-  let sent = 0;
-  while (sent < total) {
+  const requests = [];
+  while (requests.length < total) {
     // Every request due by now leaves now, each stamped with the moment it was due.
     const due = Math.min(total, Math.floor((performance.now() - started) / interval) + 1);
-    for (; sent < due; sent++) {
-      const request = send(started + sent * interval);
-      pending.add(request);
-      void request.then(() => pending.delete(request));
-    }
-    const nextDue = started + sent * interval;
+    while (requests.length < due) requests.push(send(started + requests.length * interval));
+    const nextDue = started + requests.length * interval;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, nextDue - performance.now())));
   }
-  await Promise.all(pending);
+  await Promise.all(requests);
   const elapsed = (performance.now() - started) / 1000;
   const cpuAfter = pid === undefined ? undefined : cpuMicros(pid);
   agent.destroy();

@@ -64,7 +64,7 @@ async function main() {
     process.stdout.write(`\n--- ${check.name} ---\n${check.output}\n`);
   }
   if (failed.length > 0) {
-    fs.rmSync(path.dirname(path.dirname(build.main)), { recursive: true, force: true });
+    fs.rmSync(build.dir, { recursive: true, force: true });
     process.stdout.write(`\nnpm test failed: ${failed.map((check) => check.name).join(', ')}\n`);
     process.exit(1);
   }
@@ -75,8 +75,9 @@ async function main() {
 
 /** The service compiled as `npm run build` compiles it, for the tests that start it as a process. */
 function buildService() {
-  const { argv, main } = compileCommand(buildDir(`${process.pid}-${Date.now()}`));
-  return { main, done: runCheck('the service build', argv) };
+  const dir = buildDir(`${process.pid}-${Date.now()}`);
+  const { argv, main } = compileCommand(dir);
+  return { dir, main, done: runCheck('the service build', argv) };
 }
 
 main().catch((error) => {

@@ -68,8 +68,9 @@ function build(globalConfig) {
 
 /**
  * The service laid out as the image lays it out, with the node_modules built for Node 24
- * (scripts/node24.js layOutImage), so that a test can start it on the image's runtime. Made only when scripts/test-prerequisites.js has prepared
- * Node 24; a test that needs it and finds it missing says so and fails (test/support/runtimes.ts).
+ * (scripts/node24.js layOutImage), so that a test can start it on the image's runtime. Made only
+ * when scripts/test-prerequisites.js has prepared Node 24; a test that needs it and finds it
+ * missing says so and fails (test/support/runtimes.ts).
  */
 function node24Image(outDir, run) {
   const { layOutImage, node24Paths } = require('../../scripts/node24');

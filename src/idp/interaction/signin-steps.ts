@@ -363,7 +363,6 @@ export class SigninSteps {
     return { kind: 'event', event: { type: 'FACTOR_CHOSEN', factor }, patch };
   }
 
-  /** Sends the code for an email or SMS factor, so the next page can ask for it. */
   /**
    * §4 SetupMfa: an account that has a factor proves it before adding another (VerifyCurrentFactor).
    * The code this sign-in was proved with is spent, so an emailed or texted factor gets a new code
@@ -380,6 +379,7 @@ export class SigninSteps {
     return { ...started, patch: await this.prepareFactor(data, current.type, locale, t) };
   }
 
+  /** Sends the code for an email or SMS factor, so the next page can ask for it. */
   private async prepareFactor(
     data: FlowData,
     factor: FactorType,

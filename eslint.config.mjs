@@ -13,6 +13,9 @@ export default tseslint.config(
       'data/**',
       'coverage/**',
       '.test-data/**',
+      // The Next.js reference of bench:page (bench/nextjs-reference.js) installs and builds here.
+      'bench/nextjs-reference/node_modules/**',
+      'bench/nextjs-reference/.next/**',
     ],
   },
   js.configs.recommended,

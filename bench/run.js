@@ -386,9 +386,11 @@ async function latencyAtHalfCapacity(app, floor, hot, capacity) {
   return rows;
 }
 
+/** An answer with no error and no 5xx. */
+const clean = (r) => r.errors === 0 && r.statuses['5xx'] === 0;
+
 function printLatency(latency) {
   if (!latency) return;
-  const clean = (r) => r.errors === 0 && r.statuses['5xx'] === 0;
   for (const { name, rate, capacity, app, floor } of Object.values(latency)) {
     const met = app.p99 < LATENCY_TARGET_MS && clean(app);
     console.log(
@@ -437,6 +439,108 @@ async function latencyOnly() {
   );
 }
 
+/**
+ * What every request pays: the hello reference beside this service's own middleware stack (request id
+ * and trace, metrics, security headers, the token rules) on a route that does no work and writes no
+ * log line, and beside /healthz's floor (healthz-floor-server.js: that work by hand). Measured hello,
+ * floor, app, app, floor, hello, as the paths are against their floors: the VM's speed drifts by a
+ * third within minutes (hello's CPU per request was 186 µs in one run and 270 in another), so a
+ * hello measured once before the app would put the drift into the ratio. Returns the summaries of
+ * hello, the app's /healthz and the floor, in that order.
+ */
+async function healthzAgainstFloor(app) {
+  const hello = await startHello();
+  const healthzFloor = await startHealthzFloor();
+  try {
+    const targets = {
+      hello: [`${hello.url}/`, hello.pid],
+      floor: [`${healthzFloor.url}/healthz`, healthzFloor.pid],
+      app: [`${app.url}/healthz`, app.pid],
+    };
+    const runs = { hello: [], floor: [], app: [] };
+    for (const which of ['hello', 'floor', 'app', 'app', 'floor', 'hello']) {
+      const [url, pid] = targets[which];
+      runs[which].push(await run({ duration: DURATION, url, pid }));
+    }
+    return [
+      summary('NestJS hello (reference)', merged(runs.hello)),
+      summary('app /healthz (no work)', merged(runs.app)),
+      summary('floor: /healthz', merged(runs.floor)),
+    ];
+  } finally {
+    hello.stop();
+    healthzFloor.stop();
+  }
+}
+
+/** Issue 35 item 5: /healthz and each hot path at least this share of its floor's req/s. */
+const FLOOR_SHARE_TARGET = 0.95;
+
+/**
+ * Each of the four against its floor: req/s as a share of the floor's (the target), with the CPU per
+ * request beside it. `healthz` and `healthzFloor` are summaries; `paths` and `floors` by path key.
+ */
+function floorShares(healthz, healthzFloor, paths, floors) {
+  return [
+    ['healthz', healthz, healthzFloor],
+    ...['signin', 'collection', 'api'].map((key) => [key, paths[key], floors[key]]),
+  ].map(([key, r, f]) => ({
+    key,
+    name: r.name,
+    share: r.rps / f.rps,
+    cpuShare: f.cpu === undefined || r.cpu === undefined ? undefined : f.cpu / r.cpu,
+    rps: r.rps,
+    floorRps: f.rps,
+    clean: clean(r),
+  }));
+}
+
+function printFloorShares(shares) {
+  for (const s of shares)
+    console.log(
+      `${s.name}: ${s.share.toFixed(2)} of its floor (${Math.round(s.rps)} against ${Math.round(s.floorRps)} req/s; ` +
+        `target >= ${FLOOR_SHARE_TARGET.toFixed(2)}), CPU ${s.cpuShare === undefined ? '-' : s.cpuShare.toFixed(2)} ` +
+        `of the floor's: ${s.share >= FLOOR_SHARE_TARGET && s.clean ? 'MET' : 'NOT MET'}`,
+    );
+}
+
+/**
+ * BENCH_ONLY=floors (issue 35 item 5): /healthz and the three hot paths against their floors, alone.
+ * bench/floors.js runs it three times on each runtime, alternated, and takes the medians; with
+ * BENCH_FLOORS_JSON=<file> the shares are also written there for it.
+ */
+async function floorsOnly() {
+  const app = await startApp();
+  try {
+    const [, healthz, healthzFloor] = await healthzAgainstFloor(app);
+    const collector = await signedIn(app.url);
+    const pageData = pageDataOf(
+      await (
+        await fetch(`${app.url}/collection`, { headers: { cookie: collector.cookie } })
+      ).text(),
+    );
+    const floor = await startFloor(collector, pageData);
+    let measured;
+    try {
+      measured = await againstFloors(app, floor, floorPaths(collector.cookie));
+    } finally {
+      floor.stop();
+    }
+    const shares = floorShares(healthz, healthzFloor, measured.app, measured.floor);
+    printFloorShares(shares);
+    if (process.env.BENCH_FLOORS_JSON)
+      fs.writeFileSync(
+        process.env.BENCH_FLOORS_JSON,
+        JSON.stringify({ node: process.version, shares }),
+      );
+  } finally {
+    app.stop();
+  }
+  console.log(
+    `${CONNECTIONS} connections, ${DURATION} s per run, ${os.cpus().length} cores, Node ${process.version}`,
+  );
+}
+
 async function main() {
   // BENCH_ONLY=baseline (with BENCH_BASELINE): the before/after table of the hot paths alone, for
   // trying a change in a few minutes rather than a whole run.
@@ -448,6 +552,7 @@ async function main() {
     return;
   }
   if (process.env.BENCH_ONLY === 'latency') return latencyOnly();
+  if (process.env.BENCH_ONLY === 'floors') return floorsOnly();
   await coldStarts();
   // BENCH_ONLY=cold-start: the start-up times alone.
   if (process.env.BENCH_ONLY === 'cold-start') return;
@@ -461,34 +566,8 @@ async function main() {
   const signinPath = SIGNIN_PATH;
   const batchPath = BATCH_PATH;
   try {
-    // The hello reference beside this service's own middleware stack (request id and trace, metrics,
-    // security headers, the token rules) on a route that does no work and writes no log line: what
-    // every request pays; and beside /healthz's floor (healthz-floor-server.js: that work by hand).
-    // Measured hello, floor, app, app, floor, hello, as the paths are against their floors: the VM's
-    // speed drifts by a third within minutes (hello's CPU per request was 186 µs in one run and 270 in
-    // another), so a hello measured once before the app would put the drift into the ratio.
-    const hello = await startHello();
-    const healthzFloor = await startHealthzFloor();
-    try {
-      const targets = {
-        hello: [`${hello.url}/`, hello.pid],
-        floor: [`${healthzFloor.url}/healthz`, healthzFloor.pid],
-        app: [`${app.url}/healthz`, app.pid],
-      };
-      const runs = { hello: [], floor: [], app: [] };
-      for (const which of ['hello', 'floor', 'app', 'app', 'floor', 'hello']) {
-        const [url, pid] = targets[which];
-        runs[which].push(await run({ duration: DURATION, url, pid }));
-      }
-      results.push(
-        summary('NestJS hello (reference)', merged(runs.hello)),
-        summary('app /healthz (no work)', merged(runs.app)),
-        summary('floor: /healthz', merged(runs.floor)),
-      );
-    } finally {
-      hello.stop();
-      healthzFloor.stop();
-    }
+    // What every request pays, beside hello and /healthz's floor.
+    results.push(...(await healthzAgainstFloor(app)));
     const collector = await signedIn(app.url);
     cookie = collector.cookie;
     const pageData = pageDataOf(
@@ -556,22 +635,15 @@ async function main() {
       .join(' '),
   }));
   console.table(rows);
-  // Issue 18 item 2: /healthz against hello; each path against its own floor, with p99 < 50 ms.
-  const clean = (r) => r.errors === 0 && r.statuses['5xx'] === 0;
+  // Issue 35 item 5: /healthz and each hot path against its own floor (bench/floors.js takes the
+  // median of three runs on each runtime); /healthz beside hello too.
   const healthz = results.find((r) => r.name.startsWith('app /healthz'));
   const healthzFloor = results.find((r) => r.name === 'floor: /healthz');
-  const healthzRatio = healthz.rps / reference;
   console.log(
-    `/healthz: ${healthzRatio.toFixed(2)} x hello, CPU ${(referenceCpu / healthz.cpu).toFixed(2)} (target >= 0.80): ${healthzRatio >= 0.8 && clean(healthz) ? 'MET' : 'NOT MET'}; its floor ${(healthzFloor.rps / reference).toFixed(2)} x hello, CPU ${(referenceCpu / healthzFloor.cpu).toFixed(2)}`,
+    `/healthz: ${(healthz.rps / reference).toFixed(2)} x hello, CPU ${(referenceCpu / healthz.cpu).toFixed(2)}; ` +
+      `its floor ${(healthzFloor.rps / reference).toFixed(2)} x hello`,
   );
-  for (const key of ['signin', 'collection', 'api']) {
-    const [r, f] = [paths[key], floors[key]];
-    const ratio = r.rps / f.rps;
-    const met = ratio >= 0.9 && r.p99 < 50 && clean(r);
-    console.log(
-      `${r.name}: ${ratio.toFixed(2)} of its floor (target >= 0.90), CPU ${(f.cpu / r.cpu).toFixed(2)} of the floor's; ${(r.rps / reference).toFixed(2)} x hello, floor ${(f.rps / reference).toFixed(2)} x; p99 ${r.p99} ms (target < 50): ${met ? 'MET' : 'NOT MET'}`,
-    );
-  }
+  printFloorShares(floorShares(healthz, healthzFloor, paths, floors));
   printLatency(latency);
   // Issue 18 item 1: what a phone receives for /collection.
   console.log(

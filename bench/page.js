@@ -358,6 +358,8 @@ async function main() {
     for (let i = 0; i < LOADS; i++) {
       for (const t of targets) {
         const r = await load(browser, await resolve(t));
+        // Chromium 156's network emulation delays the body, not the response's start: the first
+        // byte reads a few ms, and the round trip shows in `document` (measured 2026-11-28).
         if (VERBOSE)
           console.log(
             `${t.name} #${i + 1}: LCP ${r.lcp.toFixed(0)} ms (${r.lcpElement}), FCP ${r.fcp.toFixed(0)} ms, ` +

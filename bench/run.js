@@ -405,6 +405,16 @@ function printLatency(latency) {
 }
 
 /**
+ * A collector signed in at `app`, and the floor server started with that session and the
+ * /collection page data the app rendered for it (floor-server.js serves the same page).
+ */
+async function signedInWithFloor(app) {
+  const collector = await signedIn(app.url);
+  const page = await fetch(`${app.url}/collection`, { headers: { cookie: collector.cookie } });
+  return { collector, floor: await startFloor(collector, pageDataOf(await page.text())) };
+}
+
+/**
  * BENCH_ONLY=latency (issue 35 item 3): the hot paths' capacities against their floors and their
  * latency at half of it, alone (BENCH_PATHS=signin,collection,api picks some of them).
  */
@@ -412,13 +422,7 @@ async function latencyOnly() {
   const only = process.env.BENCH_PATHS?.split(',');
   const app = await startApp();
   try {
-    const collector = await signedIn(app.url);
-    const pageData = pageDataOf(
-      await (
-        await fetch(`${app.url}/collection`, { headers: { cookie: collector.cookie } })
-      ).text(),
-    );
-    const floor = await startFloor(collector, pageData);
+    const { collector, floor } = await signedInWithFloor(app);
     try {
       const hot = floorPaths(collector.cookie).filter(([key]) => !only || only.includes(key));
       const { app: paths, floor: floors } = await againstFloors(app, floor, hot);
@@ -513,13 +517,7 @@ async function floorsOnly() {
   const app = await startApp();
   try {
     const [, healthz, healthzFloor] = await healthzAgainstFloor(app);
-    const collector = await signedIn(app.url);
-    const pageData = pageDataOf(
-      await (
-        await fetch(`${app.url}/collection`, { headers: { cookie: collector.cookie } })
-      ).text(),
-    );
-    const floor = await startFloor(collector, pageData);
+    const { collector, floor } = await signedInWithFloor(app);
     let measured;
     try {
       measured = await againstFloors(app, floor, floorPaths(collector.cookie));
@@ -568,16 +566,12 @@ async function main() {
   try {
     // What every request pays, beside hello and /healthz's floor.
     results.push(...(await healthzAgainstFloor(app)));
-    const collector = await signedIn(app.url);
-    cookie = collector.cookie;
-    const pageData = pageDataOf(
-      await (await fetch(`${app.url}/collection`, { headers: { cookie } })).text(),
-    );
-    phone = await phoneBytes(app.url, cookie);
     // Each path beside its platform floor (floor-server.js: the same session, page and batch served
     // by handlers that do only what the issues require), measured product, floor, floor, product so
     // that a drift of the machine weighs on both alike.
-    const floor = await startFloor(collector, pageData);
+    const { collector, floor } = await signedInWithFloor(app);
+    cookie = collector.cookie;
+    phone = await phoneBytes(app.url, cookie);
     try {
       const hot = floorPaths(cookie);
       const measured = await againstFloors(app, floor, hot);

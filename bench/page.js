@@ -27,6 +27,10 @@
 // root `npm ci` stays as it is). It is sent with the headers our /collection answered with, its CSP
 // nonce fresh per request, and loaded the same way.
 //
+// The fourth is /collection's own HTML and headers, as the service answered one moment before, served
+// by the bare floor server without its script: what the page itself costs to paint, with no service
+// behind it.
+//
 // BENCH_BASELINE=<another checkout, its dist/ and client/dist built> (as in `npm run bench`) measures
 // that checkout's three pages in the same run, interleaved, for a before/after comparison.
 // BENCH_PAGE_LOADS changes the number of loads per page (5); BENCH_PAGE_VERBOSE=1 prints every load.
@@ -284,13 +288,15 @@ async function main() {
   const collector = await signIn(app.url, 'collector@example.com', DEMO_PASSWORD);
   const answer = await collectionAnswer(app.url, collector);
   const floor = await startFloorPage(answer.copy);
-  const next = await startNextReference(answer.next);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: LAUNCH.args,
-  });
+  let next;
+  let browser;
   try {
+    next = await startNextReference(answer.next);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: LAUNCH.args,
+    });
     /** The three pages of one running checkout. */
     const pagesOf = async (instance, label, cookie) => {
       const session = cookiesOf(
@@ -406,9 +412,10 @@ async function main() {
         `the Next.js page's (${Math.round(nextLcp)} ms).`,
     );
   } finally {
-    await browser.close();
+    // Whatever started before a failure is stopped: no server or browser outlives the bench.
+    await browser?.close();
     floor.stop();
-    await next.stop();
+    await next?.stop();
     await app.stopped();
     await baseline?.stopped();
   }

@@ -134,12 +134,17 @@ function machineNodeVersion() {
 /**
  * The runtimes a cold start is timed on (issue 35 item 1): this machine's Node, and Node 24, the
  * image's, from the npm registry (scripts/node24.js, as `npm test` prepares it), running dist/ laid
- * out as the image lays it out in a folder of its own. `remove()` deletes that folder.
+ * out as the image lays it out in a folder of its own (or the one bench/on-node24.js made).
+ * `remove()` deletes a folder made here.
  */
 function coldStartRuntimes() {
   const { ensureNode24, layOutImage } = require('../scripts/node24');
   const paths = ensureNode24();
-  const image = fs.mkdtempSync(path.join(ROOT, '.test-data', 'bench-node24-image-'));
+  // Under bench/on-node24.js the image-shaped copy is already laid out: it is used, not made again.
+  const laidOut = process.env.BENCH_APP_MAIN;
+  const image = laidOut
+    ? undefined
+    : fs.mkdtempSync(path.join(ROOT, '.test-data', 'bench-node24-image-'));
   return {
     runtimes: [
       {
@@ -151,10 +156,10 @@ function coldStartRuntimes() {
       {
         name: `Node ${paths.version} (the image's)`,
         node: paths.node,
-        main: layOutImage(paths, path.join(ROOT, 'dist'), image),
+        main: laidOut ?? layOutImage(paths, path.join(ROOT, 'dist'), image),
       },
     ],
-    remove: () => fs.rmSync(image, { recursive: true, force: true }),
+    remove: () => image && fs.rmSync(image, { recursive: true, force: true }),
   };
 }
 

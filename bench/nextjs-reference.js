@@ -30,19 +30,12 @@ function install() {
 }
 
 /**
- * Our critical stylesheet, as the service inlines it in its <style>: the built file the client
- * manifest names, less its source map comment (the map is not copied, and Next would look for it).
+ * Our critical stylesheet, exactly as the service inlines it in its <style>: read by the service's
+ * own loader from the built client (the bench builds dist/ first).
  */
 function criticalCss() {
-  const dist = path.join(ROOT, 'client', 'dist');
-  const manifest = path.join(dist, 'manifest.json');
-  const name = fs.existsSync(manifest)
-    ? JSON.parse(fs.readFileSync(manifest, 'utf8')).styles?.critical
-    : fs.readdirSync(dist).find((f) => /^critical-(?!page-)[^.]+\.css$/.test(f));
-  if (!name) throw new Error(`no critical-*.css in ${dist}: run npm run build:client first`);
-  return fs
-    .readFileSync(path.join(dist, name), 'utf8')
-    .replace(/\n?\/\*# sourceMappingURL=.*?\*\/\s*$/, '');
+  const { loadClientAssets } = require(path.join(ROOT, 'dist', 'src', 'render', 'client-assets'));
+  return loadClientAssets().criticalCss;
 }
 
 /** Writes `file` only when its content changes, so an unchanged build input keeps its mtime. */

@@ -152,6 +152,11 @@ describe('Redis stops mid-run (issue 7 item 6)', () => {
       async () => (await fetch(`${app.url}/readyz`)).status === 200,
       20_000,
     );
+    // The line is written when the store reconnects; it reaches the test through the child's stdout,
+    // which can come after the readiness answer.
+    await eventually('the return is logged', () =>
+      Promise.resolve(app.logs().some((l) => l.msg === 'session store (redis) reachable again')),
+    );
     expect(
       app.logs().filter((l) => l.msg === 'session store (redis) reachable again'),
     ).toHaveLength(1);

@@ -4,6 +4,7 @@ import type { ClientCredentials } from '../config/app-config';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { IdpStatus } from './idp-status';
+import { pkceChallenge } from './pkce';
 import {
   FetchFunction,
   SPANS,
@@ -195,7 +196,7 @@ export class OidcClient {
       ...(params.nonce ? { nonce: params.nonce } : {}),
       ...(params.verifier
         ? {
-            code_challenge: await client.calculatePKCECodeChallenge(params.verifier),
+            code_challenge: pkceChallenge(params.verifier),
             code_challenge_method: 'S256',
           }
         : {}),

@@ -7,9 +7,9 @@ import { createHash } from 'node:crypto';
  * through WebCrypto's asynchronous digest: a thread-pool job and its promise on every authorization
  * URL. In a CPU profile of the signed-in /signin hop under `npm run bench` load (Node 24,
  * 2026-11-28) that path took 3.9% of the main thread, where a synchronous hash of 43 bytes costs a
- * few microseconds. The verifiers come from `client.randomPKCECodeVerifier()` (RFC 7636 §4.1:
- * 43 characters of the unreserved set), so their ASCII and UTF-8 bytes are the same.
+ * few microseconds. A verifier is 43 characters of RFC 7636 §4.1's unreserved set
+ * (`client.randomPKCECodeVerifier()`), whose UTF-8 bytes are its ASCII ones.
  */
 export function pkceChallenge(verifier: string): string {
-  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
+  return createHash('sha256').update(verifier, 'utf8').digest('base64url');
 }

@@ -374,25 +374,11 @@ async function latencyAtHalfCapacity(app, floor, hot, capacity) {
     for (const side of ['app', 'floor', 'floor', 'app']) {
       const server = side === 'app' ? app : floor;
       const url = `${server.url}${side === 'app' ? appPath : floorPath}`;
+      const load = (seconds, measured = {}) =>
+        openLoop({ url, headers, rate, seconds, connections: CONNECTIONS, ...measured });
       // Unmeasured, at the same rate: see LATENCY_WARMUP_SECONDS.
-      await openLoop({
-        url,
-        headers,
-        rate,
-        seconds: LATENCY_WARMUP_SECONDS,
-        connections: CONNECTIONS,
-      });
-      runs[side].push(
-        await openLoop({
-          url,
-          headers,
-          rate,
-          seconds: DURATION,
-          connections: CONNECTIONS,
-          cpuMicros,
-          pid: server.pid,
-        }),
-      );
+      await load(LATENCY_WARMUP_SECONDS);
+      runs[side].push(await load(DURATION, { cpuMicros, pid: server.pid }));
     }
     rows[key] = {
       name,

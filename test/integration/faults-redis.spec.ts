@@ -47,6 +47,9 @@ function expectErrorPage(page: BrowserResponse): void {
   expect(page.body).not.toMatch(/\bat .*\.js:\d+/);
 }
 
+/** The line the store writes once Redis answers again after an outage. */
+const REACHABLE_AGAIN = 'session store (redis) reachable again';
+
 describe('Redis stops mid-run (issue 7 item 6)', () => {
   let redis: RunningRedis;
   let app: ProcessApp;
@@ -155,11 +158,9 @@ describe('Redis stops mid-run (issue 7 item 6)', () => {
     // The line is written when the store reconnects; it reaches the test through the child's stdout,
     // which can come after the readiness answer.
     await eventually('the return is logged', () =>
-      Promise.resolve(app.logs().some((l) => l.msg === 'session store (redis) reachable again')),
+      Promise.resolve(app.logs().some((l) => l.msg === REACHABLE_AGAIN)),
     );
-    expect(
-      app.logs().filter((l) => l.msg === 'session store (redis) reachable again'),
-    ).toHaveLength(1);
+    expect(app.logs().filter((l) => l.msg === REACHABLE_AGAIN)).toHaveLength(1);
     // The old session went with Redis's memory: the collector is sent to sign in, and can.
     const signedOut = await browser.get(`${app.url}/collection`);
     expect(signedOut.status).toBe(302);
@@ -172,9 +173,7 @@ describe('Redis stops mid-run (issue 7 item 6)', () => {
     expect(
       app.logs().filter((l) => String(l.msg).startsWith('session store (redis) unreachable')),
     ).toHaveLength(1);
-    expect(
-      app.logs().filter((l) => l.msg === 'session store (redis) reachable again'),
-    ).toHaveLength(1);
+    expect(app.logs().filter((l) => l.msg === REACHABLE_AGAIN)).toHaveLength(1);
   }, 120_000);
 
   it('a Redis that hangs (SIGSTOP) makes requests fail within the command timeout, not hang', async () => {

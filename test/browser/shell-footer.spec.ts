@@ -46,6 +46,24 @@ describe('shell footer and the consent dialog in Chromium', () => {
     page.evaluate(() => document.documentElement.classList.contains('show--preferences'));
   const activeIsInDialog = (page: Page) =>
     page.evaluate(() => Boolean(document.activeElement?.closest('#cc-main .pm')));
+  /**
+   * The library moves focus into an opened dialog twice: 100 ms after opening, and again when
+   * the dialog's fade-in ends. A key pressed before both have happened can go to the wrong
+   * element, so keyboard steps wait until focus is inside and no transition is running.
+   */
+  const dialogSettled = (page: Page) =>
+    until(
+      () =>
+        page.evaluate(() => {
+          const modal = document.querySelector('#cc-main .pm');
+          return Boolean(
+            modal &&
+            document.activeElement?.closest('#cc-main .pm') &&
+            modal.getAnimations({ subtree: true }).length === 0,
+          );
+        }),
+      (settled) => settled,
+    );
 
   it.each([
     ['/collection', 'yourPrivacyChoices', 'Your Privacy Choices'],
@@ -102,10 +120,7 @@ describe('shell footer and the consent dialog in Chromium', () => {
       await button.focus();
       await page.keyboard.press('Enter');
       await dialog(page).waitFor({ state: 'visible' });
-      await until(
-        () => activeIsInDialog(page),
-        (inside) => inside,
-      );
+      await dialogSettled(page);
 
       // Focus is trapped: many Tabs forwards and backwards never leave the dialog.
       for (let i = 0; i < 12; i++) {
@@ -145,6 +160,7 @@ describe('shell footer and the consent dialog in Chromium', () => {
       // Opened again from the keyboard, a choice is saved in the consent cookie.
       await page.keyboard.press('Enter');
       await dialog(page).waitFor({ state: 'visible' });
+      await dialogSettled(page);
       await dialog(page).locator('button[data-role="all"]').focus();
       await page.keyboard.press('Enter');
       await until(

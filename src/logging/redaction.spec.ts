@@ -22,6 +22,9 @@ describe(redactUrl.name, () => {
     ],
     ['/cb?T=upper&Code=mixed', `/cb?T=${REDACTED}&Code=${REDACTED}`],
     ['/cb?%74=encoded-key', `/cb?%74=${REDACTED}`],
+    ['/cb?%43ODE=encoded-upper', `/cb?%43ODE=${REDACTED}`],
+    // A plus in a key is a space once decoded, so `id+token` is no key of ours.
+    ['/cb?id+token=x&id_token=y', `/cb?id+token=x&id_token=${REDACTED}`],
     ['/cb?t=a&t=b', `/cb?t=${REDACTED}&t=${REDACTED}`],
     ['/cb?t=secret#frag', `/cb?t=${REDACTED}#frag`],
     ['/cb?%zz=bad-encoding&t=x', `/cb?%zz=bad-encoding&t=${REDACTED}`],

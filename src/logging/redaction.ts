@@ -46,19 +46,27 @@ export function redactUrl(url: string): string {
     .map((pair) => {
       const eq = pair.indexOf('=');
       const rawKey = eq === -1 ? pair : pair.slice(0, eq);
-      let key: string;
-      try {
-        key = decodeURIComponent(rawKey.replace(/\+/g, ' ')).toLowerCase();
-      } catch {
-        key = rawKey.toLowerCase();
-      }
       if (eq === -1) return pair;
+      const key = queryKey(rawKey);
       if (SENSITIVE_QUERY_KEYS.has(key)) return `${rawKey}=${REDACTED}`;
       if (URL_VALUED_QUERY_KEYS.has(key)) return `${rawKey}=${redactNestedUrl(pair.slice(eq + 1))}`;
       return pair;
     })
     .join('&');
   return `${url.slice(0, q)}?${redacted}${hashAt === -1 ? '' : url.slice(hashAt)}`;
+}
+
+/**
+ * A query key as the comparison sees it: decoded, lower case. Most keys have nothing to decode, and
+ * those skip the decoding (each access line redacts its URL and its Location, 10-15 keys on a hop).
+ */
+function queryKey(rawKey: string): string {
+  if (!rawKey.includes('%') && !rawKey.includes('+')) return rawKey.toLowerCase();
+  try {
+    return decodeURIComponent(rawKey.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return rawKey.toLowerCase();
+  }
 }
 
 /** A URL carried, encoded, as a query value: its own query and fragment go. */

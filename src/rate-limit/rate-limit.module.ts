@@ -58,6 +58,10 @@ const bySession = (req: Record<string, unknown>) => {
           },
         ],
         storage: new StoreThrottlerStorage(store),
+        // No X-RateLimit-Limit/Remaining/Reset headers: on sign-in and credential routes they would
+        // tell a brute-forcer the budget left per address and per session. A 429 still says when
+        // to come back, in the standard Retry-After (RateLimitGuard).
+        setHeaders: false,
       }),
     }),
   ],

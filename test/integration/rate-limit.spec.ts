@@ -4,6 +4,10 @@ import { ROUTES } from '../../src/shared/routes';
 import { RunningRedis, startRedis } from '../support/redis-server';
 import { startTestApp, useTestApp } from '../support/test-app';
 
+/** Headers that would count an attacker's budget down (X-RateLimit-*, Retry-After-<throttler>). */
+const rateLimitHeaders = (headers: Record<string, unknown>): string[] =>
+  Object.keys(headers).filter((name) => /^x-ratelimit-|^retry-after-/i.test(name));
+
 describe('rate limits on credential steps (docs/design.md "Brute force")', () => {
   it('refuses the sign-in step posts of one address past the limit with 429, and nothing else', async () => {
     const t = await startTestApp({ RATE_LIMIT_CREDENTIAL_POSTS: '3/60' });
@@ -14,6 +18,7 @@ describe('rate limits on credential steps (docs/design.md "Brute force")', () =>
           .type('form')
           .send({ csrf: 'x' });
         expect(res.status).not.toBe(429);
+        expect(rateLimitHeaders(res.headers)).toEqual([]);
       }
       const limited = await request(t.url)
         .post('/idp/signin/some-interaction')
@@ -23,7 +28,9 @@ describe('rate limits on credential steps (docs/design.md "Brute force")', () =>
       expect(limited.status).toBe(429);
       expect(limited.headers['content-type']).toMatch(/text\/html/);
       expect(limited.text).toContain('Too many attempts');
-      expect(limited.headers['retry-after']).toEqual(expect.any(String));
+      expect(limited.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
+      // The attacker learns when to come back, never the budget left.
+      expect(rateLimitHeaders(limited.headers)).toEqual([]);
       // Other routes are not limited.
       await request(t.url).get('/healthz').expect(200);
       await request(t.url).get('/idp/signin/some-interaction').expect(400);
@@ -76,10 +83,15 @@ describe('every route of RATE_LIMITED_ROUTES is limited', () => {
     '%s: the third request within the window answers 429',
     async (_name, { method, route, match }) => {
       const path = match === 'steps' ? `${ROUTES[route]}/some-interaction` : ROUTES[route];
-      for (let i = 0; i < 2; i++) expect((await hit(method, path)).status).not.toBe(429);
+      for (let i = 0; i < 2; i++) {
+        const counted = await hit(method, path);
+        expect(counted.status).not.toBe(429);
+        expect(rateLimitHeaders(counted.headers)).toEqual([]);
+      }
       const limited = await hit(method, path);
       expect(limited.status).toBe(429);
       expect(limited.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
+      expect(rateLimitHeaders(limited.headers)).toEqual([]);
     },
   );
 

@@ -30,8 +30,9 @@ export class ResponseCookies {
 
   /**
    * The request's cookies by this service's names (serviceCookies), frozen. A signed-in hop reads
-   * them in two middlewares and its controller, so each request's header is parsed once and its
-   * reading kept with the request (parsing is about 4 µs of a hop's 720 on Node 24).
+   * them in the legacy-cookie middleware, the rate limit's session tracker and its controller, so
+   * each request's header is parsed once and its reading kept with the request (parsing is about
+   * 4 µs of a hop's 720 on Node 24).
    */
   read(req: Request): Readonly<Record<string, string>> {
     const header = req.headers.cookie;

@@ -2,7 +2,7 @@ import { ExecutionContext, Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { APP_CONFIG, AppConfig, RateLimit } from '../config/app-config';
-import { parseCookieHeader } from '../cookies/cookie-header';
+import { ResponseCookies } from '../cookies/response-cookies';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
 import { RateLimitGroup, rateLimitGroup } from './rate-limited-routes';
 import { StoreThrottlerStorage } from './store-throttler-storage';
@@ -18,14 +18,16 @@ const window = (limit: RateLimit) => ({
 /** The client address as Express sees it, honouring TRUST_PROXY. */
 const byAddress = (req: Record<string, unknown>) =>
   Promise.resolve(typeof req.ip === 'string' ? req.ip : 'unknown');
-/** Issue 4 item 10: also per session, so one session cannot use many addresses to go faster. */
-const bySession = (req: Record<string, unknown>) => {
-  const headers = req.headers as Record<string, unknown> | undefined;
-  const cookie = typeof headers?.cookie === 'string' ? headers.cookie : undefined;
-  return Promise.resolve(
-    parseCookieHeader(cookie).sessionId ?? `no-session:${typeof req.ip === 'string' ? req.ip : ''}`,
+/**
+ * Issue 4 item 10: also per session, so one session cannot use many addresses to go faster. The
+ * session cookie comes from the request's one reading of its cookies (ResponseCookies.read), which
+ * the controller behind the limit reads too.
+ */
+const bySession = (cookies: ResponseCookies) => (req: Record<string, unknown>) =>
+  Promise.resolve(
+    cookies.read(req as unknown as Request).sessionId ??
+      `no-session:${typeof req.ip === 'string' ? req.ip : ''}`,
   );
-};
 
 /**
  * The limits and their counters (in the session store, so instances share them). ThrottlerModule is
@@ -34,8 +36,8 @@ const bySession = (req: Record<string, unknown>) => {
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
-      inject: [APP_CONFIG, SESSION_STORE],
-      useFactory: (config: AppConfig, store: SessionStore) => ({
+      inject: [APP_CONFIG, SESSION_STORE, ResponseCookies],
+      useFactory: (config: AppConfig, store: SessionStore, cookies: ResponseCookies) => ({
         throttlers: [
           // 'default' keeps the standard Retry-After header name (named throttlers suffix it).
           {
@@ -54,7 +56,7 @@ const bySession = (req: Record<string, unknown>) => {
             name: 'signin-session',
             ...window(config.rateLimit.signinPerSession),
             skipIf: notIn('signin'),
-            getTracker: bySession,
+            getTracker: bySession(cookies),
           },
         ],
         storage: new StoreThrottlerStorage(store),

@@ -41,11 +41,13 @@ describe('shell footer and the consent dialog in Chromium', () => {
     return page;
   }
 
-  const dialog = (page: Page) => page.locator('#cc-main .pm[role="dialog"]');
+  /** The consent library's preference dialog. */
+  const MODAL = '#cc-main .pm';
+  const dialog = (page: Page) => page.locator(`${MODAL}[role="dialog"]`);
   const dialogOpen = (page: Page) =>
     page.evaluate(() => document.documentElement.classList.contains('show--preferences'));
   const activeIsInDialog = (page: Page) =>
-    page.evaluate(() => Boolean(document.activeElement?.closest('#cc-main .pm')));
+    page.evaluate((modal) => Boolean(document.activeElement?.closest(modal)), MODAL);
   /**
    * The library moves focus into an opened dialog twice: 100 ms after opening, and again when
    * the dialog's fade-in ends. A key pressed before both have happened can go to the wrong
@@ -54,14 +56,14 @@ describe('shell footer and the consent dialog in Chromium', () => {
   const dialogSettled = (page: Page) =>
     until(
       () =>
-        page.evaluate(() => {
-          const modal = document.querySelector('#cc-main .pm');
+        page.evaluate((selector) => {
+          const modal = document.querySelector(selector);
           return Boolean(
             modal &&
-            document.activeElement?.closest('#cc-main .pm') &&
+            document.activeElement?.closest(selector) &&
             modal.getAnimations({ subtree: true }).length === 0,
           );
-        }),
+        }, MODAL),
       (settled) => settled,
     );
 

@@ -39,6 +39,31 @@ describe('rate limits on credential steps (docs/design.md "Brute force")', () =>
     }
   });
 
+  it('counts /signin per session too: one session cookie sent from many addresses is refused past its limit', async () => {
+    const t = await startTestApp({
+      TRUST_PROXY: '1',
+      RATE_LIMIT_SIGNIN: '100/60',
+      RATE_LIMIT_SIGNIN_SESSION: '2/60',
+    });
+    try {
+      const from = (address: string, sessionId: string) =>
+        request(t.url)
+          .get('/signin?b=psa')
+          .redirects(0)
+          .set('x-forwarded-for', address)
+          .set('cookie', `sessionId=${sessionId}`);
+      expect((await from('203.0.113.1', 'attacker-session')).status).not.toBe(429);
+      expect((await from('203.0.113.2', 'attacker-session')).status).not.toBe(429);
+      const limited = await from('203.0.113.3', 'attacker-session');
+      expect(limited.status).toBe(429);
+      expect(limited.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
+      // Another session from an address already seen is counted apart.
+      expect((await from('203.0.113.1', 'other-session')).status).not.toBe(429);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('counts in Redis, so two instances share one limit', async () => {
     const redis: RunningRedis = await startRedis();
     const env = {

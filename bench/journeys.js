@@ -69,6 +69,12 @@ function serviceClient() {
   return { id: config.idp.clientId, secret: config.idp.clientSecret };
 }
 
+/** Node 24's thread names (comm) and what runs there, for the CPU split below. */
+const THREAD_GROUPS = {
+  'libuv-worker': "libuv's pool (scrypt, RSA signatures)",
+  V8Worker: "V8's workers (concurrent GC, compiler)",
+};
+
 /**
  * CPU time of the process's threads (/proc/<pid>/task), in ms: the main thread (JavaScript, SQLite,
  * synchronous crypto) and the others: libuv's thread pool (scrypt, WebCrypto's RSA signatures) and
@@ -85,8 +91,9 @@ function cpuByThread(pid) {
     }
     const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
     const ms = (Number(fields[11]) + Number(fields[12])) * 10;
-    // Node names none of its other threads: libuv's pool and V8's workers all say "node".
-    const group = tid === String(pid) ? 'main thread' : 'other threads';
+    // Node 24 names its threads (comm); Node 20 calls them all "node", so they stay one group there.
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(') '));
+    const group = tid === String(pid) ? 'main thread' : (THREAD_GROUPS[comm] ?? 'other threads');
     groups[group] = (groups[group] ?? 0) + ms;
   }
   return groups;

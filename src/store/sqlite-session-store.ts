@@ -74,6 +74,8 @@ export class SqliteSessionStore implements SessionStore {
     ttl: number,
   ) => AfterCommit;
   private readonly writeInTransaction: (writes: readonly StoreWrite[]) => AfterCommit[];
+  /** A key's value, set members and set row go together: one commit where they were three. */
+  private readonly deleteInTransaction: (key: string) => void;
   private readonly cache = new Map<string, Cached>();
   private readonly sets = new Map<string, CachedSet>();
   private readonly counters = new Map<string, Counter>();
@@ -185,6 +187,7 @@ export class SqliteSessionStore implements SessionStore {
     this.writeInTransaction = this.db.transaction((writes: readonly StoreWrite[]) =>
       writes.map((write) => this.write(write)),
     );
+    this.deleteInTransaction = this.db.transaction((key: string) => this.deleteNow(key));
     this.purgeTimer = setInterval(() => this.purge(), PURGE_INTERVAL_MS);
     this.purgeTimer.unref();
     this.flushTimer = setInterval(() => this.flushCounters(), COUNTER_FLUSH_INTERVAL_MS);
@@ -299,7 +302,7 @@ export class SqliteSessionStore implements SessionStore {
   delete(key: string): Promise<void> {
     return this.run(() => {
       assertValidKey(key);
-      this.deleteNow(key);
+      this.deleteInTransaction(key);
     });
   }
 

@@ -61,6 +61,29 @@ describe.each(backends)('%s: oidc-provider artefacts on the shared-state port', 
     expect(await sessions.findByUid('u3')).toEqual({ uid: 'u3', accountId: 'a' });
   });
 
+  // An artefact and its index entries are one batch (one commit in SQLite): a batch with one bad
+  // entry is refused whole, so no index names an artefact that was never stored.
+  it('stores nothing of an artefact whose index entry is refused, not even its grant entry', async () => {
+    const sessions = storage.adapterFor('Session');
+    const uid = 'u'.repeat(600); // its index key is longer than the store takes
+    await expect(
+      sessions.upsert('s9', { uid, accountId: 'a9', grantId: 'g8' }, 60),
+    ).rejects.toThrow(RangeError);
+    expect(await sessions.find('s9')).toBeUndefined();
+    expect(await store.members('idp:oidc-grant:g8')).toEqual([]);
+    expect(await store.members('idp:oidc-account:a9')).toEqual([]);
+  });
+
+  it('drops a destroyed artefact with its grant and account entries', async () => {
+    const sessions = storage.adapterFor('Session');
+    await sessions.upsert('s8', { uid: 'u8', accountId: 'a8', grantId: 'g7' }, 60);
+    expect(await store.members('idp:oidc-grant:g7')).toEqual(['Session:s8']);
+    await sessions.destroy('s8');
+    expect(await sessions.findByUid('u8')).toBeUndefined();
+    expect(await store.members('idp:oidc-grant:g7')).toEqual([]);
+    expect(await store.members('idp:oidc-account:a8')).toEqual([]);
+  });
+
   it('lets an artefact expire with its own lifetime', async () => {
     const interactions = storage.adapterFor('Interaction');
     await interactions.upsert('i1', { uid: 'u2' }, 1);

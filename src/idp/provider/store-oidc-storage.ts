@@ -1,5 +1,5 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { SessionStore } from '../../store/session-store';
+import type { SessionStore, StoreWrite } from '../../store/session-store';
 
 /**
  * oidc-provider's storage contract on the shared-state port (the IdP's own store, idp-state-store.ts):
@@ -69,14 +69,36 @@ export class StoreOidcStorage {
       async upsert(id, payload, expiresIn) {
         const ttl = ttlSeconds(expiresIn);
         const record: StoredArtefact = { p: payload, e: now() + ttl * 1000 };
-        // Index entries first: an artefact is never findable by id while its grant cannot revoke it.
+        const member = `${model}:${id}`;
+        // One batch: SQLite commits it once (an embedded sign-in stores about a dozen artefacts,
+        // most with two or three entries). Index entries first, as Redis makes a batch one write at
+        // a time: an artefact is never findable by id while its grant cannot revoke it.
+        const writes: StoreWrite[] = [];
         if (payload.grantId)
-          await store.addMember(grantKey(payload.grantId), `${model}:${id}`, ttl);
+          writes.push({ op: 'addMember', key: grantKey(payload.grantId), member, ttlSeconds: ttl });
         if (ACCOUNT_MODELS.has(model) && typeof payload.accountId === 'string')
-          await store.addMember(accountKey(payload.accountId), `${model}:${id}`, ttl);
-        if (payload.uid) await store.set(uidKey(model, payload.uid), id, ttl);
-        if (payload.userCode) await store.set(userCodeKey(model, payload.userCode), id, ttl);
-        await store.set(artefactKey(model, id), JSON.stringify(record), ttl);
+          writes.push({
+            op: 'addMember',
+            key: accountKey(payload.accountId),
+            member,
+            ttlSeconds: ttl,
+          });
+        if (payload.uid)
+          writes.push({ op: 'set', key: uidKey(model, payload.uid), value: id, ttlSeconds: ttl });
+        if (payload.userCode)
+          writes.push({
+            op: 'set',
+            key: userCodeKey(model, payload.userCode),
+            value: id,
+            ttlSeconds: ttl,
+          });
+        writes.push({
+          op: 'set',
+          key: artefactKey(model, id),
+          value: JSON.stringify(record),
+          ttlSeconds: ttl,
+        });
+        await store.writeAll(writes);
       },
       find,
       findByUid: (uid) => findByIndex(uidKey(model, uid)),
@@ -95,18 +117,21 @@ export class StoreOidcStorage {
       },
       async destroy(id) {
         const record = await read(id);
-        await store.delete(artefactKey(model, id));
+        const member = `${model}:${id}`;
+        // The artefact first, then its index entries, in one batch (one commit in SQLite).
+        const writes: StoreWrite[] = [{ op: 'delete', key: artefactKey(model, id) }];
         // An index entry goes only while it still names this artefact: a session that changed its id
         // keeps its uid, and the new id's entry must survive the old id's removal.
         const dropIndex = async (key: string): Promise<void> => {
-          if ((await store.get(key)) === id) await store.delete(key);
+          if ((await store.get(key)) === id) writes.push({ op: 'delete', key });
         };
         if (record?.p.uid) await dropIndex(uidKey(model, record.p.uid));
         if (record?.p.userCode) await dropIndex(userCodeKey(model, record.p.userCode));
         if (record?.p.grantId)
-          await store.removeMember(grantKey(record.p.grantId), `${model}:${id}`);
+          writes.push({ op: 'removeMember', key: grantKey(record.p.grantId), member });
         if (ACCOUNT_MODELS.has(model) && typeof record?.p.accountId === 'string')
-          await store.removeMember(accountKey(record.p.accountId), `${model}:${id}`);
+          writes.push({ op: 'removeMember', key: accountKey(record.p.accountId), member });
+        await store.writeAll(writes);
       },
       revokeByGrantId: (grantId) => this.revokeGrant(grantId),
     };

@@ -20,12 +20,14 @@
 // embedded sign-ins: N scrypt verifications at the production parameters in a process of their own on
 // one core, before and after the embedded journeys (scryptBound).
 'use strict';
-const { spawn } = require('node:child_process');
+const { fork, spawn } = require('node:child_process');
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { DEMO_PASSWORD, ROOT, startApp } = require('./harness');
+const { DEMO_PASSWORD, ROOT, freePort, startApp } = require('./harness');
+const IDP_FLOOR = require('./idp-floor-server');
+const RUNTIME = require('../scripts/runtime.json');
 const { oktaUsers, startOktaStack } = require('./okta');
 const { atBrand, follow, passwordSignIn, register, request } = require('./signin');
 
@@ -213,7 +215,7 @@ function targetOf(key, cost) {
   return key === 'signins' ? SCRYPT_BOUND_TARGET * (1000 / cost.ms) : FIGURES[key].target;
 }
 
-function report(results, cost) {
+function report(results, cost, idpFloor) {
   const header = [
     'Journey',
     'count',
@@ -281,6 +283,18 @@ function report(results, cost) {
           `token signatures) costs about ${fmt(rest, 1)} ms: ${fmt(1000 / rest)} per CPU-second ` +
           'if a password check cost nothing.',
       );
+      // 0.9 of the bound leaves the rest a ninth of one check.
+      const allowed = (cost.ms * (1 - SCRYPT_BOUND_TARGET)) / SCRYPT_BOUND_TARGET;
+      if (idpFloor) {
+        const floorMs = (idpFloor.cpuSeconds * 1000) / idpFloor.count;
+        console.log(
+          `Its protocol work by oidc-provider alone (bench/idp-floor-server.js, this run: the same two ` +
+            `authorizations with their interactions and code exchanges, RS256 ID and access tokens, ` +
+            `refresh tokens, SQLite; no pages, no password, no request pipeline) costs ` +
+            `${fmt(floorMs, 2)} ms of CPU (${idpFloor.count} sign-ins${idpFloor.errors.length ? `, ${idpFloor.errors.length} errors` : ''}); ` +
+            `0.9 of the bound leaves the rest ${fmt(allowed, 1)} ms.`,
+        );
+      }
     }
   }
   if (results.external) {
@@ -373,6 +387,107 @@ async function embeddedJourneys(results, run) {
 }
 
 /**
+ * One browser's authorization at the IdP floor (bench/idp-floor-server.js): the authorization request
+ * with prompt=consent (offline_access), its interactions, the code, and the client's code exchange.
+ * `jar` is the browser's cookies (name -> value), kept between the two authorizations of a sign-in.
+ */
+async function floorAuthorization(base, jar, client) {
+  const send = async (url) => {
+    const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+    const res = await fetch(new URL(url, base), {
+      redirect: 'manual',
+      headers: cookie ? { cookie } : {},
+    });
+    for (const set of res.headers.getSetCookie()) {
+      const pair = set.slice(0, set.indexOf(';'));
+      const [name, value] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
+      if (value === '' || /expires=Thu, 01 Jan 1970/i.test(set)) jar.delete(name);
+      else jar.set(name, value);
+    }
+    await res.arrayBuffer();
+    return res;
+  };
+  const query = new URLSearchParams({
+    client_id: client.client_id,
+    response_type: 'code',
+    scope: IDP_FLOOR.OIDC_SCOPES,
+    redirect_uri: IDP_FLOOR.REDIRECT_URI,
+    state: Math.random().toString(36).slice(2),
+    nonce: Math.random().toString(36).slice(2),
+    prompt: 'consent',
+  });
+  let res = await send(`/auth?${query}`);
+  while (res.status >= 300 && res.status < 400) {
+    const location = res.headers.get('location');
+    if (location.startsWith(IDP_FLOOR.REDIRECT_URI)) break;
+    res = await send(location);
+  }
+  const code = new URL(res.headers.get('location') ?? '', base).searchParams.get('code');
+  if (!code) throw new Error(`the IdP floor gave no code: ${res.status}`);
+  const token = await fetch(new URL('/token', base), {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: IDP_FLOOR.REDIRECT_URI,
+    }),
+  });
+  const body = await token.json();
+  if (!body.id_token || !body.refresh_token || body.access_token?.split('.').length !== 3)
+    throw new Error(`the IdP floor's tokens: ${JSON.stringify(body).slice(0, 200)}`);
+}
+
+/**
+ * Issue 35 item 4's reference for the embedded sign-ins: the protocol work of one (this service's
+ * authorization with its login, then the brand's own grant, issue 31 item 4, each with its code
+ * exchange) done by oidc-provider alone in a process of its own, counted per CPU-second of it.
+ */
+async function idpFloorSignIns() {
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-idp-floor-'));
+  const child = fork(path.join(__dirname, 'idp-floor-server.js'), {
+    execArgv: RUNTIME.nodeFlags,
+    env: {
+      PATH: process.env.PATH,
+      ...RUNTIME.env,
+      PORT: String(port),
+      FLOOR_DB: path.join(dir, 'idp.sqlite'),
+      // On Node 24 (bench/on-node24.js), better-sqlite3 built for it.
+      ...(process.env.BENCH_SQLITE_MODULE
+        ? { BENCH_SQLITE_MODULE: process.env.BENCH_SQLITE_MODULE }
+        : {}),
+    },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  try {
+    await new Promise((resolve, reject) => {
+      child.once('message', resolve);
+      child.once('exit', (code) =>
+        reject(new Error(`the IdP floor exited with ${code}: ${stderr}`)),
+      );
+    });
+    const base = `http://127.0.0.1:${port}`;
+    const [service, brand] = IDP_FLOOR.CLIENTS;
+    const signIn = async () => {
+      const jar = new Map();
+      await floorAuthorization(base, jar, service);
+      await floorAuthorization(base, jar, brand);
+    };
+    for (let i = 0; i < CLIENTS * 4; i++) await signIn();
+    return await measure({ pid: child.pid }, SECONDS, signIn);
+  } finally {
+    child.kill('SIGTERM');
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
  * Issue 35 item 4: complete password sign-ins with IDP_MODE=external against the Okta-shaped IdP in a
  * process of its own (bench/okta.js), each in a fresh browser, counted per CPU-second of this service
  * alone, the IdP's CPU measured beside it.
@@ -429,13 +544,15 @@ async function main() {
         pinned: before.pinned,
       }
     : undefined;
+  // The embedded sign-ins' protocol work, by oidc-provider alone (issue 35 item 4's reference).
+  const idpFloor = bound ? await idpFloorSignIns() : undefined;
   if (ONLY.includes('external')) results.external = await externalSignIns(run);
 
   for (const [key, r] of Object.entries(results))
     if (r.errors.length > 0)
       console.log(`${FIGURES[key].name}: ${r.errors.length} errors, first: ${r.errors[0].message}`);
   console.log('');
-  report(results, cost);
+  report(results, cost, idpFloor);
   // CPU time per journey rises when other processes share the cores (caches, SMT siblings): say so.
   const [load] = fs.readFileSync('/proc/loadavg', 'utf8').split(' ');
   if (Number(load) > os.cpus().length)

@@ -18,7 +18,8 @@
 //
 // Issue 35 item 4 also measures, in the same run, the bound the password check alone sets on the
 // embedded sign-ins: N scrypt verifications at the production parameters in a process of their own on
-// one core, before and after the embedded journeys (scryptBound).
+// one core, before and after the embedded journeys (scryptCost); and, beside the rest of an embedded
+// sign-in, its protocol work done by oidc-provider alone (bench/idp-floor-server.js, idpFloorSignIns).
 'use strict';
 const { fork, spawn } = require('node:child_process');
 const { createHash } = require('node:crypto');
@@ -48,7 +49,7 @@ const BRAND_LINK = `/signin?b=psa&r=${encodeURIComponent('https://dev.psacard.co
  * Targets of issue 18 item 3 and issue 35 item 4, and Keycloak's sizing guide ("Concepts for sizing
  * CPU and memory"). The embedded sign-ins' target is not a count: issue 35 item 4 replaced issue 18's
  * 15, which scrypt at the production parameters rules out here, with 0.9 of the bound the password
- * check alone sets (scryptBound), printed apart. An external IdP's sign-in hashes no password in this
+ * check alone sets (scryptCost), printed apart. An external IdP's sign-in hashes no password in this
  * service: ten times Keycloak's 15.
  */
 const FIGURES = {

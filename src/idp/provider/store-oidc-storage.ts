@@ -70,9 +70,10 @@ export class StoreOidcStorage {
         const ttl = ttlSeconds(expiresIn);
         const record: StoredArtefact = { p: payload, e: now() + ttl * 1000 };
         const member = `${model}:${id}`;
-        // One batch: SQLite commits it once (an embedded sign-in stores about a dozen artefacts,
-        // most with two or three entries). Index entries first, as Redis makes a batch one write at
-        // a time: an artefact is never findable by id while its grant cannot revoke it.
+        // One batch, which SQLite commits once (with the store's one-transaction delete, an embedded
+        // sign-in's commits went from 81 to 37: docs/performance.md). Index entries first, as Redis
+        // makes a batch one write at a time: an artefact is never findable by id while its grant
+        // cannot revoke it.
         const writes: StoreWrite[] = [];
         if (payload.grantId)
           writes.push({ op: 'addMember', key: grantKey(payload.grantId), member, ttlSeconds: ttl });

@@ -12,6 +12,7 @@ import {
   assertValidTtl,
   assertValidWrites,
 } from './session-store';
+import { WalCheckpointer } from './wal-checkpointer';
 
 /** How often expired rows are swept; reads ignore expired rows regardless. */
 const PURGE_INTERVAL_MS = 60_000;
@@ -61,6 +62,10 @@ interface Counter {
  * - rate-limit counters are counted in memory and written to the file once a second, so a restart
  *   keeps them (at most one second of hits is forgotten by a crash) without one file write per
  *   request.
+ *
+ * The write-ahead log is copied back into the file by a second connection in a worker thread
+ * (WalCheckpointer), so that no request waits for that copy. It writes no record of its own: the
+ * caches above still see every write.
  */
 export class SqliteSessionStore implements SessionStore {
   readonly kind = 'sqlite' as const;
@@ -87,6 +92,8 @@ export class SqliteSessionStore implements SessionStore {
   private readonly logger = new Logger(SqliteSessionStore.name);
   /** The background counter flush is failing: logged once when that starts and once when it ends. */
   private flushFailing = false;
+  /** Copies the write-ahead log into the file off the request thread (see WalCheckpointer). */
+  private readonly checkpointer: WalCheckpointer;
 
   /** `label` names the store in errors (the embedded IdP keeps its state in a file of its own). */
   constructor(
@@ -123,6 +130,8 @@ export class SqliteSessionStore implements SessionStore {
        ) WITHOUT ROWID;
        CREATE INDEX IF NOT EXISTS kv_sets_expires_at ON kv_sets (expires_at);`,
     );
+    // The schema is in the file: the worker's connection opens an existing database, never a new one.
+    this.checkpointer = new WalCheckpointer(file, label, this.logger);
     // Files written before sets had a lifetime of their own: each set lives as its latest member did.
     if (!hadSets) {
       this.db.exec(
@@ -426,9 +435,12 @@ export class SqliteSessionStore implements SessionStore {
     });
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     clearInterval(this.purgeTimer);
     clearInterval(this.flushTimer);
+    // The checkpoint worker's connection closes first: the store's, the last one, then folds the
+    // whole log into the file and removes it, with no other connection left to touch either.
+    await this.checkpointer.stop();
     if (this.db.open) {
       this.flushCounters(true);
       this.db.close();
@@ -436,7 +448,6 @@ export class SqliteSessionStore implements SessionStore {
     this.cache.clear();
     this.sets.clear();
     this.counters.clear();
-    return Promise.resolve();
   }
 
   private remember(key: string, value: string, expiresAt: number): void {

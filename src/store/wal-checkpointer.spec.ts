@@ -91,9 +91,9 @@ describe(WalCheckpointer.name, () => {
     await eventually(() => lines.length > 1, 'the recovery is reported');
     expect(lines).toEqual([
       expect.stringMatching(
-        /^warn test store: the log is checkpointed on the request thread \(.+\)$/,
+        /^warn test store: its write-ahead log is checkpointed on the request thread \(.+\)$/,
       ),
-      'log test store: the log checkpoints in its worker again',
+      'log test store: its write-ahead log is checkpointed in its worker again',
     ]);
     await checkpointer.stop();
     db.close();
@@ -114,7 +114,7 @@ describe(WalCheckpointer.name, () => {
     await eventually(() => lines.length > 0, 'the failure is reported');
     expect(lines).toEqual([
       expect.stringMatching(
-        /^warn test store: the checkpoint worker stopped; the log is checkpointed on the request thread \(Cannot find module .+\)$/,
+        /^warn test store: its checkpoint worker stopped, so its write-ahead log is checkpointed on the request thread \(Cannot find module .+\)$/,
       ),
     ]);
     await checkpointer.stop();

@@ -94,16 +94,16 @@ export class WalCheckpointer {
     this.worker.on('message', (message: { failing?: string; recovered?: true }) => {
       if (message.failing !== undefined)
         this.logger.warn(
-          `${this.label}: the log is checkpointed on the request thread (${message.failing})`,
+          `${this.label}: its write-ahead log is checkpointed on the request thread (${message.failing})`,
         );
       else if (message.recovered)
-        this.logger.log(`${this.label}: the log checkpoints in its worker again`);
+        this.logger.log(`${this.label}: its write-ahead log is checkpointed in its worker again`);
     });
     this.exited = new Promise((resolve) => {
       this.worker.once('exit', () => resolve());
       this.worker.on('error', (error) => {
         this.logger.warn(
-          `${this.label}: the checkpoint worker stopped; the log is checkpointed on the request thread (${firstLine(errorSummary(error))})`,
+          `${this.label}: its checkpoint worker stopped, so its write-ahead log is checkpointed on the request thread (${firstLine(errorSummary(error))})`,
         );
       });
     });

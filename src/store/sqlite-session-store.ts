@@ -93,13 +93,17 @@ export class SqliteSessionStore implements SessionStore {
   /** The background counter flush is failing: logged once when that starts and once when it ends. */
   private flushFailing = false;
   /** Copies the write-ahead log into the file off the request thread (see WalCheckpointer). */
-  private readonly checkpointer: WalCheckpointer;
+  private readonly checkpointer: WalCheckpointer | undefined;
 
-  /** `label` names the store in errors (the embedded IdP keeps its state in a file of its own). */
+  /**
+   * `label` names the store in errors (the embedded IdP keeps its state in a file of its own).
+   * `checkpointInWorker: false` leaves the log's copy to SQLite on the request thread, as by default.
+   */
   constructor(
     file: string,
     private readonly now: () => number = Date.now,
     private readonly label = 'session store',
+    checkpointInWorker = true,
   ) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
@@ -131,7 +135,9 @@ export class SqliteSessionStore implements SessionStore {
        CREATE INDEX IF NOT EXISTS kv_sets_expires_at ON kv_sets (expires_at);`,
     );
     // The schema is in the file: the worker's connection opens an existing database, never a new one.
-    this.checkpointer = new WalCheckpointer(file, label, this.logger);
+    this.checkpointer = checkpointInWorker
+      ? new WalCheckpointer(file, label, this.logger)
+      : undefined;
     // Files written before sets had a lifetime of their own: each set lives as its latest member did.
     if (!hadSets) {
       this.db.exec(
@@ -440,7 +446,7 @@ export class SqliteSessionStore implements SessionStore {
     clearInterval(this.flushTimer);
     // The checkpoint worker's connection closes first: the store's, the last one, then folds the
     // whole log into the file and removes it, with no other connection left to touch either.
-    await this.checkpointer.stop();
+    await this.checkpointer?.stop();
     if (this.db.open) {
       this.flushCounters(true);
       this.db.close();

@@ -118,6 +118,18 @@ describe('Sessions: opened records kept by their stored text', () => {
     expect(kept()).toBe(0);
   });
 
+  it('keeps no opened tokens of a session that a later hop to the same brand superseded', async () => {
+    const kept = () => (sessions as unknown as { opened: Map<string, unknown> }).opened.size;
+    const hop = { ...record, family: 'family-1' };
+    const first = await sessions.create(hop, Date.now(), { supersede: true });
+    await sessions.get(first);
+    expect(kept()).toBe(1);
+    const second = await sessions.create(hop, Date.now(), { supersede: true });
+    expect(kept()).toBe(0);
+    expect(await sessions.get(first)).toBeUndefined();
+    expect((await sessions.get(second))?.tokens.accessToken).toBe('at-1');
+  });
+
   it('a record altered in the store is no session, though it was opened before', async () => {
     const id = await sessions.create(record);
     expect(await sessions.get(id)).toBeDefined();

@@ -292,6 +292,8 @@ export class Sessions {
       },
       ...superseding,
     ]);
+    // The superseded records are gone from the store: their opened tokens are not kept either.
+    for (const write of superseding) if (write.op === 'delete') this.opened.delete(write.key);
     return id;
   }
 

@@ -50,7 +50,7 @@ describe(WalCheckpointer.name, () => {
   it('keeps the log bounded under sustained writes (it is reset as without the worker)', async () => {
     const file = path.join(tempDataDir(), 'sessions.sqlite');
     const store = new SqliteSessionStore(file);
-    // 4,000 hops append about 60,000 pages (240 MB) to a log that is never reset.
+    // 4,000 hops would leave tens of thousands of pages (well over 100 MB) in a log never reset.
     let largest = 0;
     for (let i = 0; i < 4_000; i++) {
       await hop(store, i);

@@ -8,6 +8,8 @@ import { WalCheckpointer } from './wal-checkpointer';
 
 const sizeOf = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 
+/** A local poll: test/support/process-app.ts has one, but a spec under src/store importing it would
+ * close a folder cycle (src/store, test/support, src/idp), which lint:deps refuses. */
 async function eventually(check: () => boolean, what: string, ms = 5_000): Promise<void> {
   for (const until = Date.now() + ms; Date.now() < until;)
     if (check()) return;

@@ -99,14 +99,12 @@ export class WalCheckpointer {
       else if (message.recovered)
         this.logger.log(`${this.label}: its write-ahead log is checkpointed in its worker again`);
     });
-    this.exited = new Promise((resolve) => {
-      this.worker.once('exit', () => resolve());
-      this.worker.on('error', (error) => {
-        this.logger.warn(
-          `${this.label}: its checkpoint worker stopped, so its write-ahead log is checkpointed on the request thread (${firstLine(errorSummary(error))})`,
-        );
-      });
+    this.worker.on('error', (error) => {
+      this.logger.warn(
+        `${this.label}: its checkpoint worker stopped, so its write-ahead log is checkpointed on the request thread (${firstLine(errorSummary(error))})`,
+      );
     });
+    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
   }
 
   /** Closes the worker's connection (before the store's, which then removes the log) and ends it. */

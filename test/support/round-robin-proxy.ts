@@ -22,6 +22,8 @@ export class RoundRobinProxy {
    * upstream might (e.g. an IdP that drops authorization parameters it does not know).
    */
   rewrite: (url: string) => string = (url) => url;
+  /** Milliseconds to hold a request of this path before forwarding it, as a slow upstream would. */
+  delay: (path: string) => number = () => 0;
 
   constructor() {
     this.server = http.createServer((req, res) => {
@@ -35,26 +37,32 @@ export class RoundRobinProxy {
       }
       const chosen = this.backends[this.next++ % this.backends.length] ?? '';
       this.forwarded.push({ path, backend: chosen });
-      const backend = new URL(chosen);
-      const upstream = http.request(
-        {
-          host: backend.hostname,
-          port: backend.port,
-          method: req.method,
-          path: this.rewrite(req.url ?? '/'),
-          headers: req.headers,
-        },
-        (answer) => {
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
-        },
-      );
-      upstream.on('error', () => {
-        res.statusCode = 502;
-        res.end();
-      });
-      req.pipe(upstream);
+      const held = this.delay(path);
+      if (held > 0) setTimeout(() => this.forward(req, res, chosen), held);
+      else this.forward(req, res, chosen);
     });
+  }
+
+  private forward(req: http.IncomingMessage, res: http.ServerResponse, chosen: string): void {
+    const backend = new URL(chosen);
+    const upstream = http.request(
+      {
+        host: backend.hostname,
+        port: backend.port,
+        method: req.method,
+        path: this.rewrite(req.url ?? '/'),
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => {
+      res.statusCode = 502;
+      res.end();
+    });
+    req.pipe(upstream);
   }
 
   /** Listens on `port` (any free one by default); a port in use fails at once, it does not hang. */

@@ -6,7 +6,9 @@
 // artefacts kept in SQLite (WAL, one commit per write) so that they would survive a restart as the
 // service's do. What it leaves out is the service's own: the sign-in pages, the password check, the
 // account and factor tables, the request pipeline (ids, metrics, logs, security headers, limits).
-// Interactions answer at once: a login names the account, a consent grants every scope.
+// The login interaction answers at once with an account. Consent is granted as src/idp grants it
+// (src/idp/provider/first-party-consent.ts): no interaction for it, each authorization's grant made
+// with every scope when the authorization resumes.
 //
 // Started by bench/journeys.js with PORT and FLOOR_DB; sends 'ready' over IPC once it listens.
 'use strict';
@@ -92,11 +94,15 @@ async function grantEverything(provider, accountId, clientId) {
   const grant = new provider.Grant({ accountId, clientId });
   grant.addOIDCScope(OIDC_SCOPES);
   grant.addResourceScope(AUDIENCE, RESOURCE_SCOPES);
-  return grant.save();
+  await grant.save();
+  return grant;
 }
 
 async function main() {
-  const { default: Provider } = await import('oidc-provider');
+  const { default: Provider, interactionPolicy } = await import('oidc-provider');
+  // A requested consent is not an interaction of its own (see the top of this file).
+  const policy = interactionPolicy.base();
+  policy.get('consent').checks.remove('consent_prompt');
   const provider = new Provider(ISSUER, {
     adapter: sqliteAdapter(new Database(process.env.FLOOR_DB)),
     clients: CLIENTS,
@@ -125,12 +131,11 @@ async function main() {
       RefreshToken: 30 * 86_400,
       Session: 86_400,
     },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}`, policy },
     loadExistingGrant: async (ctx) => {
-      const { client, session, result } = ctx.oidc;
+      const { client, session } = ctx.oidc;
       if (!client || !session?.accountId) return undefined;
-      const grantId = result?.consent?.grantId;
-      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+      return grantEverything(ctx.oidc.provider, session.accountId, client.clientId);
     },
     extraTokenClaims: async (_ctx, token) =>
       token.kind === 'AccessToken'
@@ -158,18 +163,9 @@ async function main() {
     if (!req.url.startsWith('/interaction/')) return answer(req, res);
     try {
       const details = await provider.interactionDetails(req, res);
-      const result =
-        details.prompt.name === 'login'
-          ? { login: { accountId: `collector-${randomBytes(4).toString('hex')}` } }
-          : {
-              consent: {
-                grantId: await grantEverything(
-                  provider,
-                  details.session.accountId,
-                  details.params.client_id,
-                ),
-              },
-            };
+      if (details.prompt.name !== 'login')
+        throw new Error(`an interaction for ${details.prompt.name}`);
+      const result = { login: { accountId: `collector-${randomBytes(4).toString('hex')}` } };
       await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
     } catch (error) {
       res.statusCode = 500;

@@ -294,7 +294,7 @@ function report(results, cost, idpFloor) {
         const floorMs = (idpFloor.cpuSeconds * 1000) / idpFloor.count;
         console.log(
           `Its protocol work by oidc-provider alone (bench/idp-floor-server.js, this run: the same two ` +
-            `authorizations with their interactions and code exchanges, RS256 ID and access tokens, ` +
+            `authorizations with the login's interaction and their code exchanges, RS256 ID and access tokens, ` +
             `refresh tokens, SQLite; no pages, no password, no request pipeline) costs ` +
             `${fmt(floorMs, 2)} ms of CPU (${idpFloor.count} sign-ins${idpFloor.errors.length ? `, ${idpFloor.errors.length} errors` : ''}); ` +
             `0.9 of the bound leaves the rest ${fmt(allowed, 1)} ms.`,

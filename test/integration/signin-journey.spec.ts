@@ -137,6 +137,40 @@ describe('sign-in journey over HTTP (issue 4)', () => {
 
   describe('1-2: sign in, then reuse the session', () => {
     it(
+      'the IdP answers as Okta does: the password step returns the code, the silent authorization answers with one at once',
+      async () => {
+        const browser = new Browser();
+        const { landing } = await signInVia(t, browser, 'b=psa');
+        expect(endpointOf(locationOf(landing))).toBe(demo('psa'));
+        const hops = browser.history.map((res) => {
+          const url = new URL(res.url);
+          return `${res.status} ${url.pathname.replace(/\/[A-Za-z0-9_-]{20,}$/, '/:uid')}`;
+        });
+        // Consent for our own clients is granted without a screen, and with nothing for the
+        // collector to do there, without the browser visiting the interaction for it either
+        // (src/idp/provider/first-party-consent.ts): two hops fewer in each authorization.
+        expect(hops).toEqual([
+          '302 /signin',
+          '303 /oauth2/default/v1/authorize',
+          '200 /idp/signin/:uid',
+          '303 /idp/signin/:uid',
+          '200 /idp/signin/:uid',
+          '303 /idp/signin/:uid',
+          '303 /oauth2/default/v1/authorize/:uid',
+          '302 /handleloginredirect',
+          '303 /oauth2/default/v1/authorize',
+          '302 /handleloginredirect',
+        ]);
+        // The silent authorization's answer is the landing with its code.
+        const answer = browser.history[8] as BrowserResponse;
+        const silent = new URL(answer.headers.get('location') ?? '', answer.url);
+        expect(silent.pathname).toBe('/handleloginredirect');
+        expect(silent.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+      },
+      LONG,
+    );
+
+    it(
       'not signed in: PKCE to the IdP, then to the brand page with si, t, rt and r; then a session for another brand',
       async () => {
         const browser = new Browser();

@@ -15,7 +15,7 @@ import {
   transition,
 } from '../flow/signin-flow';
 import { PENDING_STEP_PARAM, PendingStep, parsePendingStep } from '../../shared/pending-step';
-import { PutOffStep, PutOffSteps, putOffStepsIn } from '../provider/put-off-steps';
+import { PUT_OFF_RESULT, PutOffStep, PutOffSteps, putOffStepsIn } from '../provider/put-off-steps';
 import {
   EmbeddedIdp,
   InteractionDetails,
@@ -48,14 +48,6 @@ export type InteractionOutcome =
 
 type Details = InteractionDetails;
 const ANSWERED = { kind: 'answered-by-provider' } as const;
-
-/**
- * The key of the login result under which a sign-in hands what the collector put off to the consent
- * prompt that follows it in the same authorization request (oidc-provider keeps a finished
- * interaction's result as the next one's `lastSubmission`). Only then is the IdP session, and so the
- * key its put-off steps are kept under, known.
- */
-const PUT_OFF_RESULT = 'putOff';
 
 /** The steps put off by an event, if it puts one off: "Not now" on PromptSetupMfa, Survey's "Skip". */
 function putOffBy(event: FlowEvent): PutOffStep | undefined {

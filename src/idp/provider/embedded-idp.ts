@@ -18,6 +18,7 @@ import { SigningKeys } from './signing-keys';
 import type { SessionStore } from '../../store/session-store';
 import { EndedAccountArtefacts, StoreOidcStorage } from './store-oidc-storage';
 import { loadOidcProvider } from './load-oidc-provider';
+import { firstPartyPolicy } from './first-party-consent';
 import { jwtUserinfo } from './jwt-userinfo';
 
 /** Marks an authorization request that arrived with prompt=none (see `keepOfflineAccess`). */
@@ -32,8 +33,8 @@ export interface EmbeddedIdpPages {
 /**
  * oidc-provider drops `offline_access` unless the request says prompt=consent (OIDC Core 11), while
  * Okta grants it to first-party apps without asking (issue 3). So for our clients a request for
- * offline_access gets `consent` added to its prompt; the interaction then grants without a screen.
- * prompt=none cannot be combined with consent, so it is carried as x_silent: if the collector has no
+ * offline_access gets `consent` added to its prompt, which is granted without a screen, and without
+ * a visit to the interaction unless the collector has steps there (first-party-consent.ts). prompt=none cannot be combined with consent, so it is carried as x_silent: if the collector has no
  * session, the interaction answers login_required exactly as prompt=none would.
  */
 export function keepOfflineAccess(
@@ -281,7 +282,7 @@ async function buildProvider(
   pages: EmbeddedIdpPages,
   onServerError: (ctx: KoaContextWithOIDC, error: Error) => void,
 ): Promise<Provider> {
-  const { default: Provider } = await loadOidcProvider();
+  const { default: Provider, interactionPolicy } = await loadOidcProvider();
   const keys = new SigningKeys(store);
   const jwks = await keys.load();
   const clients = oidcClients(config);
@@ -298,6 +299,10 @@ async function buildProvider(
   // the silent marker, the brand whose pages the steps show (journey-brand.ts) and the pending
   // step this service asks a known collector to be shown (src/shared/pending-step.ts).
   configuration.extraParams = [SILENT_PARAM, BRAND_PARAM, PENDING_STEP_PARAM];
+  configuration.interactions = {
+    ...configuration.interactions,
+    policy: firstPartyPolicy(interactionPolicy),
+  };
   const backchannelUris = clients.flatMap((client) =>
     typeof client.backchannel_logout_uri === 'string'
       ? [new URL(client.backchannel_logout_uri).href]

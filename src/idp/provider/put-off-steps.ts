@@ -11,6 +11,15 @@ export function putOffStepsIn(value: unknown): PutOffStep[] {
   return Array.isArray(value) ? PUT_OFF_STEPS.filter((step) => value.includes(step)) : [];
 }
 
+/**
+ * The key of the login result under which a sign-in hands what the collector put off to the consent
+ * prompt that follows it in the same authorization request (oidc-provider keeps a finished
+ * interaction's result as the next one's `lastSubmission`). Only then is the IdP session, and so the
+ * key its put-off steps are kept under, known (first-party-consent.ts sends such a request through
+ * that prompt's interaction).
+ */
+export const PUT_OFF_RESULT = 'putOff';
+
 /** The store key of what was put off in one IdP session (oidc-provider's session uid). */
 export const putOffKey = (sessionUid: string): string => `idp:put-off:${sessionUid}`;
 

@@ -3,7 +3,7 @@ import type { Brand } from '../shared/brand';
 import type { PendingStep } from '../shared/pending-step';
 import { bindingHashOf, matchesBinding } from '../session/browser-binding';
 import { OneTimeStore, randomKey } from '../store/one-time-store';
-import { SESSION_STORE, SessionStore } from '../store/session-store';
+import { SESSION_STORE, SessionStore, StoreSet } from '../store/session-store';
 import { activeTracer } from '../tracing';
 import type { JourneyContext } from './journey';
 
@@ -62,11 +62,18 @@ export interface PendingLogin {
   readonly trace?: string;
 }
 
+/** A pending login not saved yet: its OIDC state, the browser's binding value, and its store write. */
+export interface PreparedLogin {
+  readonly state: string;
+  readonly binding: string;
+  readonly write: StoreSet;
+}
+
 @Injectable()
 export class LoginStates {
   private readonly pending: OneTimeStore<PendingLogin>;
 
-  constructor(@Inject(SESSION_STORE) store: SessionStore) {
+  constructor(@Inject(SESSION_STORE) private readonly store: SessionStore) {
     this.pending = new OneTimeStore<PendingLogin>(store, 'login', LOGIN_STATE_TTL_SECONDS);
   }
 
@@ -74,15 +81,30 @@ export class LoginStates {
   async begin(
     pending: Omit<PendingLogin, 'bindingHash' | 'createdAt'>,
   ): Promise<{ state: string; binding: string }> {
+    const prepared = this.prepare(pending);
+    await this.save(prepared);
+    return prepared;
+  }
+
+  /**
+   * The pending login and its store write, not saved: for a caller that commits it in one batch with
+   * the session it belongs to (a brand hop's grant, SigninService), so that both are kept or neither.
+   */
+  prepare(pending: Omit<PendingLogin, 'bindingHash' | 'createdAt'>): PreparedLogin {
     const binding = randomKey();
     const trace = activeTracer().saveContext();
-    const state = await this.pending.issue({
+    const { key: state, write } = this.pending.prepare({
       ...pending,
       bindingHash: bindingHashOf(binding),
       createdAt: Date.now(),
       ...(trace ? { trace } : {}),
     });
-    return { state, binding };
+    return { state, binding, write };
+  }
+
+  /** Saves a prepared pending login on its own. */
+  async save({ write }: PreparedLogin): Promise<void> {
+    await this.store.set(write.key, write.value, write.ttlSeconds);
   }
 
   /**

@@ -16,7 +16,7 @@ import { SessionEnding } from '../session/session-ending';
 import { HandedTokens } from '../session/handed-tokens';
 import { LiveSessions } from '../session/live-sessions';
 import { randomKey } from '../store/one-time-store';
-import { SessionRecord, Sessions } from '../session/sessions';
+import { CreateOptions, SessionRecord, Sessions } from '../session/sessions';
 import { DEFAULT_LOCALE } from '../shared/locale';
 import { ROUTES, servicePath } from '../shared/routes';
 import { ATTRIBUTES, SPANS, activeTracer } from '../tracing';
@@ -25,7 +25,7 @@ import { decideAfterLogin } from './after-login';
 import { brandRedirectUrl } from './brand-handoff';
 import { HandoffCodes } from './handoff-codes';
 import type { JourneyContext } from './journey';
-import { BINDING_COOKIE, BrandHop, LoginStates, PendingLogin } from './login-states';
+import { BINDING_COOKIE, BrandHop, LoginStates, PendingLogin, PreparedLogin } from './login-states';
 import { PendingStepPage, pendingStepPage } from './pending-step-page';
 
 /** What a sign-in started with: the journey and the session the browser already holds, if any. */
@@ -274,16 +274,13 @@ export class SigninService {
           }),
         );
       case 'brand': {
-        const sessionId = decision.createSession
-          ? await this.newSession(journey, current)
-          : undefined;
         // Issue 31 item 4: a refresh token a session here also holds is never handed to a brand.
         // Refresh tokens rotate, so whichever side refreshed first would sign the other out. The
         // brand gets a grant of its own from a silent authorization at the IdP instead. (A session
         // begun from a `t` holds no refresh token: its access token alone is handed on, as before.)
-        const shared = sessionId !== undefined || !current.newBinding;
+        const shared = decision.createSession || !current.newBinding;
         if (shared && tokens.refreshToken !== undefined) {
-          return this.toIdpForBrandGrant(journey, current, {
+          const hop = (sessionId: string | undefined): BrandHop => ({
             sub: current.record.sub,
             ...(sessionId ? { sessionId } : {}),
             ...((sessionId ?? current.sessionId)
@@ -295,7 +292,11 @@ export class SigninService {
             clearTokenCookies: decision.clearTokenCookies,
             ...(current.record.family ? { family: current.record.family } : {}),
           });
+          return this.toIdpForBrandGrant(journey, current, decision.createSession, hop);
         }
+        const sessionId = decision.createSession
+          ? await this.newSession(journey, current)
+          : undefined;
         const handoff =
           decision.handoff === 'tokens-in-url'
             ? ({ mode: 'tokens-in-url', tokens } as const)
@@ -336,16 +337,30 @@ export class SigninService {
   private async toIdpForBrandGrant(
     journey: JourneyContext,
     current: Current,
-    brandHop: BrandHop,
+    createSession: boolean,
+    hopFor: (sessionId: string | undefined) => BrandHop,
   ): Promise<RedirectOutcome> {
     const { verifier, nonce } = freshAuthorizationChecks();
-    const { state, binding } = await this.loginStates.begin({
-      kind: 'brand-grant',
-      journey,
-      verifier,
-      nonce,
-      brandHop,
-    });
+    const begin = (sessionId: string | undefined): PreparedLogin & { brandHop: BrandHop } => {
+      const brandHop = hopFor(sessionId);
+      return {
+        ...this.loginStates.prepare({ kind: 'brand-grant', journey, verifier, nonce, brandHop }),
+        brandHop,
+      };
+    };
+    // The hop's fresh session (§4 step 5) and the pending grant that names it are one decision:
+    // written in one batch, so a failure keeps neither (and the hop pays one commit, issue 35 item 5).
+    const made: { pending?: ReturnType<typeof begin> } = {};
+    if (createSession)
+      await this.newSession(journey, current, (sessionId) => {
+        made.pending = begin(sessionId);
+        return [made.pending.write];
+      });
+    if (!made.pending) {
+      made.pending = begin(undefined);
+      await this.loginStates.save(made.pending);
+    }
+    const { state, binding, brandHop } = made.pending;
     const url = await this.oidc.authorizationUrl({
       redirectUri: `${this.config.http.publicUrl}${ROUTES.loginLanding}`,
       state,
@@ -424,7 +439,11 @@ export class SigninService {
    * brand stays (it is the session that brand received, listed on the sessions page); one of the
    * same brand is replaced (Sessions.supersede).
    */
-  private newSession(journey: JourneyContext, current: Current): Promise<string> {
+  private newSession(
+    journey: JourneyContext,
+    current: Current,
+    alongside?: CreateOptions['alongside'],
+  ): Promise<string> {
     // Issue 32 item 5: one session per brand of a sign-in: a repeated hop replaces the earlier one,
     // which §4 step 5 allows (a fresh id every after-login; nothing asks to keep the old one).
     return this.sessions.create(
@@ -434,7 +453,7 @@ export class SigninService {
         bindingHash: bindingHashOf(current.binding),
       },
       Date.now(),
-      { supersede: true },
+      { supersede: true, ...(alongside ? { alongside } : {}) },
     );
   }
 }

@@ -158,3 +158,60 @@ describe('Sessions: opened records kept by their stored text', () => {
     expect(open).toHaveBeenCalledTimes(1);
   });
 });
+
+/**
+ * A brand hop's fresh session and the pending grant that names it are one decision (signin.service.ts
+ * toIdpForBrandGrant): written in one batch, kept together or not at all.
+ */
+describe('Sessions.create: writes alongside the new session', () => {
+  const config = testConfig();
+  let store: SqliteSessionStore;
+  let sessions: Sessions;
+  const record = {
+    brand: 'psa' as const,
+    sub: 'collector-1',
+    family: 'family-1',
+    tokens: { accessToken: 'at-1', refreshToken: 'rt-1', expiresAt: 4_000_000_000 },
+  };
+
+  beforeEach(() => {
+    store = new SqliteSessionStore(path.join(tempDataDir(), 'sessions.sqlite'));
+    sessions = new Sessions(store, config, new TokenVault(config.tokenKeys));
+  });
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await store.close();
+  });
+
+  it('commits them in the session’s own batch, knowing its id', async () => {
+    const writeAll = jest.spyOn(store, 'writeAll');
+    const set = jest.spyOn(store, 'set');
+    const id = await sessions.create(record, Date.now(), {
+      supersede: true,
+      alongside: (sessionId) => [
+        { op: 'set', key: `login:for-${sessionId}`, value: 'pending', ttlSeconds: 600 },
+      ],
+    });
+    expect(writeAll).toHaveBeenCalledTimes(1);
+    expect(set).not.toHaveBeenCalled();
+    expect(await store.get(`login:for-${id}`)).toBe('pending');
+    expect((await sessions.get(id))?.tokens.accessToken).toBe('at-1');
+  });
+
+  it('keeps neither when the batch is refused', async () => {
+    let named: string | undefined;
+    await expect(
+      sessions.create(record, Date.now(), {
+        supersede: true,
+        alongside: (sessionId) => {
+          named = sessionId;
+          return [{ op: 'set', key: `login:for-${sessionId}`, value: 'pending', ttlSeconds: -1 }];
+        },
+      }),
+    ).rejects.toThrow();
+    expect(named).toEqual(expect.any(String));
+    expect(await sessions.get(named!)).toBeUndefined();
+    expect(await store.get(`login:for-${named}`)).toBeUndefined();
+    expect(await sessions.listForSubject(record.sub)).toEqual([]);
+  });
+});

@@ -104,6 +104,11 @@ export interface CreateOptions {
    * up year-long sessions (one collector had reached 116).
    */
   readonly supersede?: boolean;
+  /**
+   * Writes that belong to the same decision as the new session (a brand hop's pending grant, which
+   * names it), committed in the same batch: both are kept or neither, and the hop pays one commit.
+   */
+  readonly alongside?: (sessionId: string) => readonly StoreWrite[];
 }
 
 /** One of a collector's sessions, as the session management page lists it. */
@@ -291,6 +296,7 @@ export class Sessions {
         ttlSeconds: this.ttlSeconds(stored, now),
       },
       ...superseding,
+      ...(options.alongside?.(id) ?? []),
     ]);
     // The superseded records are gone from the store: their opened tokens are not kept either.
     for (const write of superseding) if (write.op === 'delete') this.opened.delete(write.key);

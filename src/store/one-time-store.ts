@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { pooledRandomBytes } from '../common/random-bytes';
-import type { SessionStore } from './session-store';
+import type { SessionStore, StoreSet } from './session-store';
 import type { TokenVault } from './token-vault';
 
 /** 256 bits from the CSPRNG: unguessable within any lifetime used here. */
@@ -32,15 +32,28 @@ export class OneTimeStore<T> {
 
   /** Stores the value under a fresh random key and returns that key. */
   async issue(value: T): Promise<string> {
+    const { key, write } = this.prepare(value);
+    await this.store.set(write.key, write.value, write.ttlSeconds);
+    return key;
+  }
+
+  /**
+   * A fresh random key for the value and the store write that keeps it, for a caller that commits it
+   * in one batch with writes of its own (SessionStore.writeAll): nothing is stored until then.
+   */
+  prepare(value: T): { readonly key: string; readonly write: StoreSet } {
     const key = randomKey();
     const storeKey = this.storeKey(key);
     const json = JSON.stringify(value);
-    await this.store.set(
-      storeKey,
-      this.vault ? this.vault.seal(json, storeKey) : json,
-      this.ttlSeconds,
-    );
-    return key;
+    return {
+      key,
+      write: {
+        op: 'set',
+        key: storeKey,
+        value: this.vault ? this.vault.seal(json, storeKey) : json,
+        ttlSeconds: this.ttlSeconds,
+      },
+    };
   }
 
   /** The value for a key, once; undefined when unknown, expired, already taken or malformed. */

@@ -68,6 +68,9 @@ export type StoreWrite =
     }
   | { readonly op: 'removeMember'; readonly key: string; readonly member: string };
 
+/** The `set` of a batch. */
+export type StoreSet = Extract<StoreWrite, { readonly op: 'set' }>;
+
 /** Checks every write of a batch before any is made (SessionStore.writeAll). */
 export function assertValidWrites(writes: readonly StoreWrite[]): void {
   for (const write of writes) {

@@ -341,7 +341,7 @@ export class SigninService {
     hopFor: (sessionId: string | undefined) => BrandHop,
   ): Promise<RedirectOutcome> {
     const { verifier, nonce } = freshAuthorizationChecks();
-    const begin = (sessionId: string | undefined): PreparedLogin & { brandHop: BrandHop } => {
+    const pendingFor = (sessionId: string | undefined): PreparedLogin & { brandHop: BrandHop } => {
       const brandHop = hopFor(sessionId);
       return {
         ...this.loginStates.prepare({ kind: 'brand-grant', journey, verifier, nonce, brandHop }),
@@ -350,14 +350,14 @@ export class SigninService {
     };
     // The hop's fresh session (§4 step 5) and the pending grant that names it are one decision:
     // written in one batch, so a failure keeps neither (and the hop pays one commit, issue 35 item 5).
-    const made: { pending?: ReturnType<typeof begin> } = {};
+    const made: { pending?: ReturnType<typeof pendingFor> } = {};
     if (createSession)
       await this.newSession(journey, current, (sessionId) => {
-        made.pending = begin(sessionId);
+        made.pending = pendingFor(sessionId);
         return [made.pending.write];
       });
     if (!made.pending) {
-      made.pending = begin(undefined);
+      made.pending = pendingFor(undefined);
       await this.loginStates.save(made.pending);
     }
     const { state, binding, brandHop } = made.pending;

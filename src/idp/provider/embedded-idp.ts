@@ -34,7 +34,8 @@ export interface EmbeddedIdpPages {
  * oidc-provider drops `offline_access` unless the request says prompt=consent (OIDC Core 11), while
  * Okta grants it to first-party apps without asking (issue 3). So for our clients a request for
  * offline_access gets `consent` added to its prompt, which is granted without a screen, and without
- * a visit to the interaction unless the collector has steps there (first-party-consent.ts). prompt=none cannot be combined with consent, so it is carried as x_silent: if the collector has no
+ * a visit to the interaction unless the collector has steps there (first-party-consent.ts).
+ * prompt=none cannot be combined with consent, so it is carried as x_silent: if the collector has no
  * session, the interaction answers login_required exactly as prompt=none would.
  */
 export function keepOfflineAccess(

@@ -73,7 +73,7 @@ export interface PreparedLogin {
 export class LoginStates {
   private readonly pending: OneTimeStore<PendingLogin>;
 
-  constructor(@Inject(SESSION_STORE) private readonly store: SessionStore) {
+  constructor(@Inject(SESSION_STORE) store: SessionStore) {
     this.pending = new OneTimeStore<PendingLogin>(store, 'login', LOGIN_STATE_TTL_SECONDS);
   }
 
@@ -103,8 +103,8 @@ export class LoginStates {
   }
 
   /** Saves a prepared pending login on its own. */
-  async save({ write }: PreparedLogin): Promise<void> {
-    await this.store.set(write.key, write.value, write.ttlSeconds);
+  save({ write }: PreparedLogin): Promise<void> {
+    return this.pending.save(write);
   }
 
   /**

@@ -341,26 +341,28 @@ export class SigninService {
     hopFor: (sessionId: string | undefined) => BrandHop,
   ): Promise<RedirectOutcome> {
     const { verifier, nonce } = freshAuthorizationChecks();
-    const pendingFor = (sessionId: string | undefined): PreparedLogin & { brandHop: BrandHop } => {
-      const brandHop = hopFor(sessionId);
-      return {
-        ...this.loginStates.prepare({ kind: 'brand-grant', journey, verifier, nonce, brandHop }),
-        brandHop,
-      };
-    };
+    const pendingFor = (sessionId: string | undefined): PreparedLogin =>
+      this.loginStates.prepare({
+        kind: 'brand-grant',
+        journey,
+        verifier,
+        nonce,
+        brandHop: hopFor(sessionId),
+      });
     // The hop's fresh session (§4 step 5) and the pending grant that names it are one decision:
     // written in one batch, so a failure keeps neither (and the hop pays one commit, issue 35 item 5).
-    const made: { pending?: ReturnType<typeof pendingFor> } = {};
-    if (createSession)
-      await this.newSession(journey, current, (sessionId) => {
-        made.pending = pendingFor(sessionId);
-        return [made.pending.write];
-      });
-    if (!made.pending) {
-      made.pending = pendingFor(undefined);
-      await this.loginStates.save(made.pending);
+    let pending: PreparedLogin | undefined;
+    const sessionId = createSession
+      ? await this.newSession(journey, current, (id) => {
+          pending = pendingFor(id);
+          return [pending.write];
+        })
+      : undefined;
+    if (!pending) {
+      pending = pendingFor(undefined);
+      await this.loginStates.save(pending);
     }
-    const { state, binding, brandHop } = made.pending;
+    const { state, binding } = pending;
     const url = await this.oidc.authorizationUrl({
       redirectUri: `${this.config.http.publicUrl}${ROUTES.loginLanding}`,
       state,
@@ -371,10 +373,7 @@ export class SigninService {
       extra: { brand: journey.brand },
     });
     return redirectTo(url, {
-      cookies: [
-        ...sessionCookies(brandHop.sessionId, current),
-        { set: BINDING_COOKIE, value: binding },
-      ],
+      cookies: [...sessionCookies(sessionId, current), { set: BINDING_COOKIE, value: binding }],
       headers: HANDOFF_HEADERS,
     });
   }

@@ -33,8 +33,13 @@ export class OneTimeStore<T> {
   /** Stores the value under a fresh random key and returns that key. */
   async issue(value: T): Promise<string> {
     const { key, write } = this.prepare(value);
-    await this.store.set(write.key, write.value, write.ttlSeconds);
+    await this.save(write);
     return key;
+  }
+
+  /** Stores a prepared value on its own. */
+  async save(write: StoreSet): Promise<void> {
+    await this.store.set(write.key, write.value, write.ttlSeconds);
   }
 
   /**

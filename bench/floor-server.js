@@ -21,9 +21,12 @@
 //                    token read; the collector's sessions counted (their records read and opened); the
 //                    real /collection page (views/, the product's own components and data) rendered
 //                    with renderToString inside its document; the access line logged.
-//   GET /trpc/...    issue 5 item 6: security headers; @trpc/server's Express adapter with batching;
-//                    account.status reading the session once per request and the ID token's payload;
-//                    the access line logged.
+//   GET /trpc/...    issue 5 item 6: security headers; @trpc/server's request resolution with
+//                    batching (its Node adapter's request and resolveResponse), the complete answer
+//                    written in one piece with its length, as the product writes it (before
+//                    2026-11-28 both went through the adapter's stream writer); account.status
+//                    reading the session once per request and the ID token's payload; the access
+//                    line logged.
 //
 // Environment: PORT; FLOOR_DB (a SQLite file to create); FLOOR_SESSION_ID, FLOOR_BINDING,
 // FLOOR_ACCESS_TOKEN, FLOOR_REFRESH_TOKEN, FLOOR_ID_TOKEN (a real signed-in session's values, which
@@ -34,7 +37,8 @@ require('reflect-metadata');
 const { Controller, Get, Module, Req, Res } = require('@nestjs/common');
 const { APP_GUARD, NestFactory } = require('@nestjs/core');
 const { initTRPC } = require('@trpc/server');
-const { createExpressMiddleware } = require('@trpc/server/adapters/express');
+const { incomingMessageToRequest } = require('@trpc/server/adapters/node-http');
+const { resolveResponse } = require('@trpc/server/http');
 // Under bench/on-node24.js, the build of the native module made for Node 24 (BENCH_SQLITE_MODULE).
 const Database = require(process.env.BENCH_SQLITE_MODULE ?? 'better-sqlite3');
 const helmet = require('helmet').default;
@@ -337,17 +341,29 @@ NestFactory.create(FloorModule, { logger: false, bodyParser: false })
       next();
     });
     app.use(helmet());
-    app.use(
-      '/trpc',
-      createExpressMiddleware({
+    app.use('/trpc', (req, res) => {
+      const path = req.path.slice(1);
+      let s;
+      resolveResponse({
         router,
-        createContext: ({ req }) => {
-          let s;
-          return { session: () => (s ??= session(req)) };
-        },
+        req: incomingMessageToRequest(req, res, { maxBodySize: null }),
+        path,
+        error: null,
+        createContext: () => ({ session: () => (s ??= session(req)) }),
         responseMeta: () => ({ headers: { 'cache-control': 'no-store' } }),
-      }),
-    );
+      })
+        .then(async (response) => {
+          res.statusCode = response.status;
+          for (const [key, value] of response.headers) res.setHeader(key, value);
+          const body = Buffer.from(await response.arrayBuffer());
+          res.setHeader('content-length', body.length);
+          res.end(body);
+        })
+        .catch(() => {
+          res.statusCode = 500;
+          res.end();
+        });
+    });
     return app.listen(Number(env.PORT), '127.0.0.1');
   })
   .then(() => process.send && process.send('ready'));

@@ -1,12 +1,12 @@
 import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
-import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { LiveSessions } from '../session/live-sessions';
 import type { SessionRecord } from '../session/sessions';
 import { serviceCookies } from '../cookies/response-cookies';
 import { AppRouterFactory } from './app-router-factory';
+import { trpcNodeHandler } from './trpc-node-handler';
 import { MAX_HEX_INPUT } from './hex-json-transformer';
 import { type TrpcContext, correlationIdOf, outageError } from './trpc';
 import { SSR_HEADER } from '../shared/api-wire';
@@ -55,15 +55,15 @@ function rethrowOutage(error: unknown): never {
 }
 
 /**
- * The router on @trpc/server's Express adapter (batching on; GET for queries with the input in the
- * query string, POST for mutations), run as Nest middleware so calls get the request id, the access
+ * The router on @trpc/server's Node adapter (batching on; GET for queries with the input in the
+ * query string, POST for mutations; trpc-node-handler.ts says how it answers), run as Nest middleware so calls get the request id, the access
  * log line and the security headers like every other route. Errors (§8): in server-side calls (x-ssr)
  * an UNAUTHORIZED becomes a 302 to /unauthredirect?error=Unauthorized; otherwise the answer takes the
  * first error's HTTP status. Responses are never cached.
  */
 @Injectable()
 export class TrpcMiddleware implements NestMiddleware {
-  private readonly handler: ReturnType<typeof createExpressMiddleware>;
+  private readonly handler: ReturnType<typeof trpcNodeHandler>;
 
   constructor(
     factory: AppRouterFactory,
@@ -71,7 +71,7 @@ export class TrpcMiddleware implements NestMiddleware {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     const publicOrigin = new URL(config.http.publicUrl).origin;
-    this.handler = createExpressMiddleware({
+    this.handler = trpcNodeHandler({
       router: factory.build(),
       // A batch of a few inputs at their cap; without a limit the adapter would buffer any body.
       maxBodySize: MAX_BODY_BYTES,
@@ -95,13 +95,14 @@ export class TrpcMiddleware implements NestMiddleware {
   }
 
   use(req: Request, res: Response, next: NextFunction): void {
-    // The adapter reads the procedure path from the URL below its mount point, and from its last
-    // segment only, so /x/account.status would reach account.status: a path of more than one segment
-    // names no procedure, and goes on (its URL untouched) to the 404 every unknown path gets.
+    // The procedures are the one segment below the mount point (several, comma-separated, in a
+    // batch): a path of more than one segment names no procedure, and goes on (its URL untouched)
+    // to the 404 every unknown path gets.
     const below = req.originalUrl.slice(ROUTES.api.length);
     const query = below.indexOf('?');
-    if ((query === -1 ? below : below.slice(0, query)).lastIndexOf('/') !== 0) return next();
+    const procedures = query === -1 ? below : below.slice(0, query);
+    if (procedures.lastIndexOf('/') !== 0) return next();
     req.url = below;
-    void this.handler(req, res, next);
+    void this.handler(req, res, procedures.slice(1));
   }
 }

@@ -3,6 +3,7 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { CLIENT_DIST_DIR } from '../../src/config/project-paths';
+import { ROUTES } from '../../src/shared/routes';
 import { signedInSession } from '../support/account-api';
 import { useTestApp } from '../support/test-app';
 
@@ -133,6 +134,33 @@ describe('compression on (the default)', () => {
     const res = await get(t.url, '/healthz', { 'accept-encoding': 'br, gzip' });
     expect(res.bytes.length).toBeLessThan(1024);
     expect(res.headers['content-encoding']).toBeUndefined();
+  });
+
+  // tRPC's own adapter wrote every answer chunked, with no length, so each one was compressed, a
+  // 400-byte batch included (src/api/trpc-node-handler.ts).
+  it('an API answer under 1 kB goes as it is, with its length, to a browser that accepts br', async () => {
+    const batch = `${ROUTES.api}/account.status,account.status,account.status?batch=1&input=%7B%7D`;
+    const res = await get(t.url, batch, { cookie, 'accept-encoding': 'br, gzip' });
+    expect(res.status).toBe(200);
+    expect(res.bytes.length).toBeLessThan(1024);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers['content-length']).toBe(String(res.bytes.length));
+    expect(res.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(JSON.parse(res.bytes.toString())).toHaveLength(3);
+  });
+
+  it('an API answer above 1 kB is compressed', async () => {
+    const calls = Array.from({ length: 10 }, () => 'account.status').join(',');
+    const res = await get(t.url, `${ROUTES.api}/${calls}?batch=1&input=%7B%7D`, {
+      cookie,
+      'accept-encoding': 'br, gzip',
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    const answers = JSON.parse(decode(res).toString()) as { result: { data: object } }[];
+    expect(answers).toHaveLength(10);
+    expect(decode(res).length).toBeGreaterThan(1024);
+    expect(answers[9]?.result.data).toMatchObject({ isSignedIn: true });
   });
 
   // Issue 18's 45 kB, plus 1 kB for what issue 33 requires on every page's first paint (the Japanese

@@ -1,4 +1,10 @@
-import { createTRPCClient, httpBatchLink, httpLink, TRPCClientError } from '@trpc/client';
+import {
+  createTRPCClient,
+  httpBatchLink,
+  httpBatchStreamLink,
+  httpLink,
+  TRPCClientError,
+} from '@trpc/client';
 import request from 'supertest';
 import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import type { AppRouter } from '../../src/api/app-router-factory';
@@ -113,6 +119,53 @@ describe('the account API at /api/collectors-web/trpc (§7, §8)', () => {
       const res = await request(api).get(path).set('accept', 'application/json').expect(404);
       expect(res.body).toMatchObject({ statusCode: 404, error: 'NotFound' });
       expect(res.body.result).toBeUndefined();
+    });
+
+    it('a complete answer goes in one piece, with its length (trpc-node-handler.ts)', async () => {
+      const res = await request(api)
+        .get('/account.status,account.status')
+        .query({ batch: '1', input: '{}' })
+        .expect(200);
+      expect(res.headers['transfer-encoding']).toBeUndefined();
+      expect(res.headers['content-length']).toBe(String(Buffer.byteLength(res.text)));
+      expect(res.headers['content-type']).toBe('application/json');
+    });
+
+    it('a batch asked for as JSON Lines streams its answers, chunked', async () => {
+      const res = await request(api)
+        .get('/account.status,account.status')
+        .query({ batch: '1', input: '{}' })
+        .set('trpc-accept', 'application/jsonl')
+        .buffer(true)
+        .parse((stream, done) => {
+          let text = '';
+          stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          stream.on('end', () => done(null, text));
+        })
+        .expect(200);
+      expect(res.headers['transfer-encoding']).toBe('chunked');
+      expect(res.headers['content-length']).toBeUndefined();
+      const lines = (res.body as string).trim().split('\n');
+      expect(lines.length).toBeGreaterThan(1);
+      for (const line of lines) expect(JSON.parse(line)).toEqual(expect.any(Object));
+      // The official client's streaming link reads the same answers as the plain batch.
+      const streaming = createTRPCClient<AppRouter>({
+        links: [
+          httpBatchStreamLink({
+            url: api,
+            transformer: hexJsonTransformer,
+            headers: { [CSRF_HEADER]: '1', 'x-locale': 'en-US' },
+          }),
+        ],
+      });
+      const answers = await Promise.all([
+        streaming.account.status.query(),
+        streaming.account.status.query(),
+      ]);
+      expect(answers).toEqual([
+        { isSignedIn: false, isMigrating: false, setupMfa: false, showSurvey: false },
+        { isSignedIn: false, isMigrating: false, setupMfa: false, showSurvey: false },
+      ]);
     });
 
     it('a batched GET carries each input hex-encoded under its index', async () => {

@@ -1,4 +1,4 @@
-import type { SessionStore, StoreWrite } from './session-store';
+import type { SessionStore, SetOptions, StoreWrite } from './session-store';
 import type { AppMetrics, StoreOperation } from '../metrics/app-metrics';
 import { activeTracer } from '../tracing';
 import type { ActiveSpan, Tracer } from '../tracing';
@@ -110,8 +110,13 @@ export class InstrumentedSessionStore implements SessionStore {
     return this.timed('get', key, performance.now(), this.inner.get(key));
   }
 
-  set(key: string, value: string, ttlSeconds: number): Promise<void> {
-    return this.timed('set', key, performance.now(), this.inner.set(key, value, ttlSeconds));
+  set(key: string, value: string, ttlSeconds: number, options?: SetOptions): Promise<void> {
+    return this.timed(
+      'set',
+      key,
+      performance.now(),
+      this.inner.set(key, value, ttlSeconds, options),
+    );
   }
 
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {

@@ -39,7 +39,7 @@ export class OneTimeStore<T> {
 
   /** Stores a prepared value on its own. */
   async save(write: StoreSet): Promise<void> {
-    await this.store.set(write.key, write.value, write.ttlSeconds);
+    await this.store.set(write.key, write.value, write.ttlSeconds, { takenOnce: true });
   }
 
   /**
@@ -57,6 +57,7 @@ export class OneTimeStore<T> {
         key: storeKey,
         value: this.vault ? this.vault.seal(json, storeKey) : json,
         ttlSeconds: this.ttlSeconds,
+        takenOnce: true,
       },
     };
   }

@@ -10,7 +10,7 @@
 export interface SessionStore {
   readonly kind: 'sqlite' | 'redis';
   get(key: string): Promise<string | undefined>;
-  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  set(key: string, value: string, ttlSeconds: number, options?: SetOptions): Promise<void>;
   /** Stores only when the key is absent (or expired); true when this call stored it. */
   setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean>;
   /**
@@ -51,14 +51,24 @@ export interface SessionStore {
   close(): Promise<void>;
 }
 
+/** What a `set` says of its value beyond the value itself. */
+export interface SetOptions {
+  /**
+   * A value handed out to be taken back once (OneTimeStore: login states, handoff codes): `take`
+   * reads it from the store itself, so an adapter that keeps read copies keeps none of it. Cached,
+   * each would push a session out of the copy and never be read from it.
+   */
+  readonly takenOnce?: boolean;
+}
+
 /** One write of SessionStore.writeAll: the call of the same name, as data. */
 export type StoreWrite =
-  | {
+  | ({
       readonly op: 'set';
       readonly key: string;
       readonly value: string;
       readonly ttlSeconds: number;
-    }
+    } & SetOptions)
   | { readonly op: 'delete'; readonly key: string }
   | {
       readonly op: 'addMember';

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tempDataDir } from '../../test/support/test-config';
 import { describeSessionStoreContract } from './session-store.contract';
+import { OneTimeStore } from './one-time-store';
 import { SqliteSessionStore } from './sqlite-session-store';
 
 describeSessionStoreContract('sqlite', () => {
@@ -75,6 +76,40 @@ describe(SqliteSessionStore.name, () => {
       { value: string } | undefined;
     reader.close();
     expect(row?.value).toBe('kept');
+    await store.close();
+  });
+
+  it('keeps no read copy of a value set to be taken once (SetOptions.takenOnce)', async () => {
+    const file = path.join(tempDataDir(), 'sessions.sqlite');
+    const store = new SqliteSessionStore(file);
+    await store.set('session:g', 'kept', 3600);
+    await store.set('login:h', 'once', 600, { takenOnce: true });
+    await store.writeAll([
+      { op: 'set', key: 'login:i', value: 'once', ttlSeconds: 600, takenOnce: true },
+    ]);
+    // A copy read before is dropped when the key is set again to be taken once.
+    await store.set('login:j', 'before', 600);
+    expect(await store.get('login:j')).toBe('before');
+    await store.set('login:j', 'once', 600, { takenOnce: true });
+    // What OneTimeStore hands out, alone or in a caller's batch, is set so.
+    const states = new OneTimeStore<string>(store, 'state', 600);
+    const issued = await states.issue('once');
+    const prepared = states.prepare('once');
+    await store.writeAll([prepared.write]);
+    // Another connection changes every value in the file: only a read served from a copy still
+    // says what the store wrote.
+    const other = new Database(file);
+    other.prepare(`UPDATE kv SET value = '"changed"'`).run();
+    other.close();
+    const changed = '"changed"';
+    expect(await store.get('session:g')).toBe('kept');
+    expect(await store.get('login:h')).toBe(changed);
+    expect(await store.get('login:i')).toBe(changed);
+    expect(await store.get('login:j')).toBe(changed);
+    expect(await states.peek(issued)).toBe('changed');
+    expect(await states.take(prepared.key)).toBe('changed');
+    expect(await store.take('login:h')).toBe(changed);
+    expect(await store.get('login:h')).toBeUndefined();
     await store.close();
   });
 

@@ -6,6 +6,7 @@ import { AppError } from '../errors/app-error';
 import { errorSummary } from '../errors/error-summary';
 import {
   SessionStore,
+  SetOptions,
   StoreWrite,
   assertValidKey,
   assertValidMember,
@@ -58,7 +59,9 @@ interface Counter {
  * "Storage"), which allows two shortcuts on the hot path of every signed-in request:
  * - reads (values and set listings) are served from a bounded in-memory copy that every write goes
  *   through once it has committed, so a session lookup does not touch the file; writes still reach
- *   the file before they resolve, so a crash loses nothing that was acknowledged;
+ *   the file before they resolve, so a crash loses nothing that was acknowledged. Values set to be
+ *   taken once (login states, handoff codes: SetOptions.takenOnce) get no copy: `take` reads the
+ *   file, and a copy of each would push a session out of the bounded copy;
  * - rate-limit counters are counted in memory and written to the file once a second, so a restart
  *   keeps them (at most one second of hits is forgotten by a crash) without one file write per
  *   request.
@@ -245,12 +248,11 @@ export class SqliteSessionStore implements SessionStore {
     });
   }
 
-  set(key: string, value: string, ttlSeconds: number): Promise<void> {
+  set(key: string, value: string, ttlSeconds: number, options?: SetOptions): Promise<void> {
     return this.run(() => {
       assertValidKey(key);
-      const expiresAt = this.expiry(ttlSeconds);
-      this.statements.upsert.run(key, value, expiresAt);
-      this.remember(key, value, expiresAt);
+      // Its own commit: what the caches learn, they learn at once.
+      this.write({ op: 'set', key, value, ttlSeconds, ...options })();
     });
   }
 
@@ -270,6 +272,8 @@ export class SqliteSessionStore implements SessionStore {
         const { key, value } = write;
         const expiresAt = this.expiry(write.ttlSeconds);
         this.statements.upsert.run(key, value, expiresAt);
+        // SetOptions.takenOnce: no read copy, and none left of an earlier value under the key.
+        if (write.takenOnce) return () => this.cache.delete(key);
         return () => this.remember(key, value, expiresAt);
       }
       case 'delete':

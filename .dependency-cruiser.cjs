@@ -200,7 +200,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Only the HTTP edge touches express: controllers, middleware, guards, the exception filter, ' +
-        'src/http/, the API context, the cookie reader/writer, the page renderer and sender and the shell door. ' +
+        'src/http/, the API context and its answer writer, the cookie reader/writer, the page renderer and sender and the shell door. ' +
         'Everything else takes typed input.',
       from: {
         path: '^src/',
@@ -208,6 +208,7 @@ module.exports = {
           '\\.(controller|middleware|guard|filter|module|spec)\\.tsx?$',
           '^src/http/',
           '^src/api/trpc\\.ts$',
+          '^src/api/trpc-node-handler\\.ts$',
           '^src/cookies/response-cookies\\.ts$',
           '^src/render/shell-renderer\\.ts$',
           '^src/render/send-page\\.ts$',

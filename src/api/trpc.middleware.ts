@@ -56,10 +56,11 @@ function rethrowOutage(error: unknown): never {
 
 /**
  * The router on @trpc/server's Node adapter (batching on; GET for queries with the input in the
- * query string, POST for mutations; trpc-node-handler.ts says how it answers), run as Nest middleware so calls get the request id, the access
- * log line and the security headers like every other route. Errors (§8): in server-side calls (x-ssr)
- * an UNAUTHORIZED becomes a 302 to /unauthredirect?error=Unauthorized; otherwise the answer takes the
- * first error's HTTP status. Responses are never cached.
+ * query string, POST for mutations; trpc-node-handler.ts writes the answers), run as Nest middleware
+ * so calls get the request id, the access log line and the security headers like every other route.
+ * Errors (§8): in server-side calls (x-ssr) an UNAUTHORIZED becomes a 302 to
+ * /unauthredirect?error=Unauthorized; otherwise the answer takes the first error's HTTP status.
+ * Responses are never cached.
  */
 @Injectable()
 export class TrpcMiddleware implements NestMiddleware {

@@ -56,8 +56,9 @@ function rethrowOutage(error: unknown): never {
 
 /**
  * The router on @trpc/server's Node adapter (batching on; GET for queries with the input in the
- * query string, POST for mutations; trpc-node-handler.ts writes the answers), run as Nest middleware
- * so calls get the request id, the access log line and the security headers like every other route.
+ * query string, POST for mutations; trpc-node-handler.ts writes the answers). configureApp mounts it
+ * at ROUTES.api after the layers every request passes (request id, access line, security headers,
+ * the token rules), so calls get them like every other route.
  * Errors (§8): in server-side calls (x-ssr) an UNAUTHORIZED becomes a 302 to
  * /unauthredirect?error=Unauthorized; otherwise the answer takes the first error's HTTP status.
  * Responses are never cached.
@@ -97,12 +98,12 @@ export class TrpcMiddleware implements NestMiddleware {
 
   use(req: Request, res: Response, next: NextFunction): void {
     // The procedures are the one segment below the mount point (several, comma-separated, in a
-    // batch): a path of more than one segment names no procedure, and goes on (its URL untouched)
-    // to the 404 every unknown path gets.
+    // batch): the mount point alone, with or without its slash, or a path of more than one segment
+    // names no procedure, and goes on (its URL untouched) to the 404 every unknown path gets.
     const below = req.originalUrl.slice(ROUTES.api.length);
     const query = below.indexOf('?');
     const procedures = query === -1 ? below : below.slice(0, query);
-    if (procedures.lastIndexOf('/') !== 0) return next();
+    if (procedures.length < 2 || procedures.lastIndexOf('/') !== 0) return next();
     req.url = below;
     void this.handler(req, res, procedures.slice(1));
   }

@@ -115,6 +115,8 @@ describe('the account API at /api/collectors-web/trpc (§7, §8)', () => {
       ['a procedure path under another', '/account.status/account.status'],
       ['a trailing slash', '/account.status/'],
       ['the mount path alone', '/'],
+      ['the mount path without its slash', ''],
+      ['the mount path with a query alone', '?batch=1&input=%7B%7D'],
     ])('a path with %s names no procedure: 404', async (_, path) => {
       const res = await request(api).get(path).set('accept', 'application/json').expect(404);
       expect(res.body).toMatchObject({ statusCode: 404, error: 'NotFound' });

@@ -10,9 +10,8 @@ import { trpcNodeHandler } from './trpc-node-handler';
 import { MAX_HEX_INPUT } from './hex-json-transformer';
 import { type TrpcContext, correlationIdOf, outageError } from './trpc';
 import { SSR_HEADER } from '../shared/api-wire';
-import { ROUTES, servicePath } from '../shared/routes';
+import { servicePath } from '../shared/routes';
 
-/** §7: the application API's path (ROUTES.api), under the name its importers know. */
 /** §8: where an UNAUTHORIZED sends the browser. */
 export const UNAUTHORIZED_LOCATION = servicePath('unauthorized', { error: 'Unauthorized' });
 
@@ -97,14 +96,13 @@ export class TrpcMiddleware implements NestMiddleware {
   }
 
   use(req: Request, res: Response, next: NextFunction): void {
-    // The procedures are the one segment below the mount point (several, comma-separated, in a
-    // batch): the mount point alone, with or without its slash, or a path of more than one segment
+    // Mounted at ROUTES.api, so Express has already taken the mount point off `req.url` (leaving
+    // `/` for the mount point alone, with or without its slash or a query). The procedures are the
+    // one segment below it (several, comma-separated, in a batch): no segment, or more than one,
     // names no procedure, and goes on (its URL untouched) to the 404 every unknown path gets.
-    const below = req.originalUrl.slice(ROUTES.api.length);
-    const query = below.indexOf('?');
-    const procedures = query === -1 ? below : below.slice(0, query);
+    const query = req.url.indexOf('?');
+    const procedures = query === -1 ? req.url : req.url.slice(0, query);
     if (procedures.length < 2 || procedures.lastIndexOf('/') !== 0) return next();
-    req.url = below;
     void this.handler(req, res, procedures.slice(1));
   }
 }

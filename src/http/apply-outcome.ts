@@ -19,7 +19,9 @@ export function applyCookies(
  * The one writer of a Location header for an outcome (docs/design.md "One redirect policy"): its type
  * admits only a SafeRedirectUrl, a path of this service or the IdP's endpoint. Cookies first, then
  * headers, then a bare 302: Express's res.redirect would also negotiate and write an HTML/text body
- * that no browser shows, on the busiest route of the service. Redirects are never cached.
+ * that no browser shows, on the busiest route of the service. Redirects are never cached. The empty
+ * body says its length: otherwise `compression`, which wraps the answer for a browser that sends
+ * Accept-Encoding, writes the headers before Node can count the body and the 302 goes chunked.
  */
 export function applyRedirect(
   res: Response,
@@ -29,5 +31,6 @@ export function applyRedirect(
   applyCookies(res, cookies, outcome.cookies);
   res.status(302).set('Cache-Control', 'no-store');
   if (outcome.headers) res.set(outcome.headers);
+  res.setHeader('Content-Length', 0);
   res.location(outcome.redirect).end();
 }

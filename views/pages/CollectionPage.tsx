@@ -91,9 +91,8 @@ export function CollectionPage({ data, t }: PageProps) {
                   aria-label={t('common.collection.continueLabel', { name: link.name })}
                 >
                   <span className="continue-card__name">{link.name}</span>
-                  <span className="continue-card__arrow" aria-hidden="true">
-                    →
-                  </span>
+                  {/* The stylesheet draws the arrow (pages.css says why). */}
+                  <span className="continue-card__arrow" aria-hidden="true" />
                 </a>
               </li>
             ))}

@@ -10,6 +10,11 @@
 // (src/idp/provider/first-party-consent.ts): no interaction for it, each authorization's grant made
 // with every scope when the authorization resumes.
 //
+// With FLOOR_PASSWORD_HASHER (the built src/idp/accounts/password-hasher.js), the login also checks a
+// password with the product's own scrypt at its production parameters, in libuv's pool, while the
+// other sign-ins' protocol work runs beside it, as it does in the service: the least an embedded
+// password sign-in can cost on this machine, whatever its pages and pipeline cost.
+//
 // Started by bench/journeys.js with PORT and FLOOR_DB; sends 'ready' over IPC once it listens.
 'use strict';
 const http = require('node:http');
@@ -98,8 +103,21 @@ async function grantEverything(provider, accountId, clientId) {
   return grant;
 }
 
+/** The password check of the login, when asked for: the product's hasher and one stored hash. */
+async function passwordCheck() {
+  if (!process.env.FLOOR_PASSWORD_HASHER) return undefined;
+  const hasher = require(process.env.FLOOR_PASSWORD_HASHER);
+  const password = randomBytes(12).toString('base64url');
+  const encoded = await hasher.hashPassword(password);
+  return async () => {
+    if (!(await hasher.verifyPassword(password, encoded)))
+      throw new Error('the password check failed');
+  };
+}
+
 async function main() {
   const { default: Provider, interactionPolicy } = await import('oidc-provider');
+  const checkPassword = await passwordCheck();
   // A requested consent is not an interaction of its own (see the top of this file).
   const policy = interactionPolicy.base();
   policy.get('consent').checks.remove('consent_prompt');
@@ -165,6 +183,7 @@ async function main() {
       const details = await provider.interactionDetails(req, res);
       if (details.prompt.name !== 'login')
         throw new Error(`an interaction for ${details.prompt.name}`);
+      await checkPassword?.();
       const result = { login: { accountId: `collector-${randomBytes(4).toString('hex')}` } };
       await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
     } catch (error) {

@@ -305,7 +305,7 @@ function report(results, cost, idpFloor, checkedFloor) {
         );
       }
       if (checkedFloor) {
-        // The least an embedded password sign-in can cost here: is 0.9 within any IdP's reach?
+        // The least an embedded password sign-in can cost here (no pages, no pipeline).
         const perCpu = checkedFloor.count / checkedFloor.cpuSeconds;
         const share = perCpu / (1000 / cost.ms);
         console.log(
@@ -476,7 +476,8 @@ async function floorAuthorization(base, jar, client) {
 /**
  * Issue 35 item 4's reference for the embedded sign-ins: the protocol work of one (this service's
  * authorization with its login, then the brand's own grant, issue 31 item 4, each with its code
- * exchange) done by oidc-provider alone in a process of its own, counted per CPU-second of it.
+ * exchange) done by oidc-provider alone in a process of its own, counted per CPU-second of it. With
+ * `withPasswordCheck`, its login also checks a password with the product's own hasher.
  */
 async function idpFloorSignIns({ withPasswordCheck = false } = {}) {
   const port = await freePort();

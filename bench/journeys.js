@@ -18,11 +18,11 @@
 //
 // Issue 35 item 4 also measures, in the same run, the bound the password check alone sets on the
 // embedded sign-ins: N scrypt verifications at the production parameters in a process of their own on
-// one core, before and after the embedded journeys (scryptCost); and, beside the rest of an embedded
-// sign-in, its protocol work done by oidc-provider alone (bench/idp-floor-server.js, idpFloorSignIns),
-// then the same with the password check at its login: the least any embedded password sign-in costs
-// here. Added to this service's own part (the external run), it shows what 0.9 leaves an embedded
-// IdP's pages and request pipeline.
+// one core, before the embedded journeys and after them (scryptCost); and, beside the rest of an
+// embedded sign-in, its protocol work done by oidc-provider alone (bench/idp-floor-server.js,
+// idpFloorSignIns), then the same with the password check at its login: the least any embedded
+// password sign-in costs here. Added to this service's own part (the external run), it shows what 0.9
+// leaves an embedded IdP's pages and request pipeline.
 'use strict';
 const { fork, spawn } = require('node:child_process');
 const { createHash } = require('node:crypto');
@@ -273,7 +273,7 @@ function report(results, cost, idpFloor, checkedFloor) {
     console.log(
       `One password check alone (scrypt N=${N}, r=${r}, p=${p}, the production parameters; ` +
         `${SCRYPT_CHECKS} verifications in a process of their own${cost.pinned ? ' on one core' : ''}, ` +
-        `before and after the embedded journeys: ${fmt(cost.before.ms, 1)} and ${fmt(cost.after.ms, 1)} ms) ` +
+        `before the embedded journeys and after them and the floor with the check: ${fmt(cost.before.ms, 1)} and ${fmt(cost.after.ms, 1)} ms) ` +
         `costs ${fmt(cost.ms, 1)} ms of CPU here: at most ${fmt(1000 / cost.ms, 2)} password sign-ins ` +
         'per CPU-second, whatever the rest of the journey costs.',
     );
@@ -564,8 +564,9 @@ async function main() {
       `Node ${process.version}.`,
   );
   const results = {};
-  // The scrypt bound (for the embedded sign-ins only) is timed before and after the embedded
-  // journeys, so that a drift of the machine during them weighs on both sides of the ratio alike.
+  // The scrypt bound (for the embedded sign-ins only) is timed before the embedded journeys and
+  // after them and the floor with the check, so that a drift of the machine during them weighs on
+  // both sides of each ratio alike.
   const bound = ONLY.includes('signins');
   const before = bound ? await scryptCost(SCRYPT_CHECKS) : undefined;
   if (['signins', 'hops', 'refreshes'].some((kind) => ONLY.includes(kind)))

@@ -253,7 +253,7 @@ function report(results, cost, idpFloor, checkedFloor) {
       f.keycloak === undefined ? '-' : f.keycloak,
       verdict,
       fmt(r.count / r.wallSeconds),
-      fmt((r.cpuSeconds * 1000) / r.count, 2),
+      fmt(msEach(r), 2),
       `${fmt((100 * r.cpuSeconds) / r.wallSeconds, 0)} % of a core`,
       r.idpCpuSeconds === undefined ? '-' : fmt((r.idpCpuSeconds * 1000) / r.count, 2),
     ];
@@ -285,7 +285,7 @@ function report(results, cost, idpFloor, checkedFloor) {
           `per CPU-second, ${ratio.toFixed(2)} of the scrypt bound (target >= ${SCRYPT_BOUND_TARGET}): ` +
           `${ratio >= SCRYPT_BOUND_TARGET ? 'MET' : 'NOT MET'}.`,
       );
-      const rest = (results.signins.cpuSeconds * 1000) / results.signins.count - cost.ms;
+      const rest = msEach(results.signins) - cost.ms;
       console.log(
         `The rest of a sign-in (its ${results.signins.requests} requests, the code exchange, the ` +
           `token signatures) costs about ${fmt(rest, 1)} ms: ${fmt(1000 / rest)} per CPU-second ` +
@@ -294,26 +294,24 @@ function report(results, cost, idpFloor, checkedFloor) {
       if (idpFloor) {
         // 0.9 of the bound leaves the rest a ninth of one check.
         const allowed = (cost.ms * (1 - SCRYPT_BOUND_TARGET)) / SCRYPT_BOUND_TARGET;
-        const floorMs = (idpFloor.cpuSeconds * 1000) / idpFloor.count;
         console.log(
           `Its protocol work by oidc-provider alone (bench/idp-floor-server.js, this run: the same two ` +
             `authorizations with the login's interaction and their code exchanges, RS256 ID and access tokens, ` +
             `refresh tokens, SQLite; no pages, no password, no request pipeline) costs ` +
-            `${fmt(floorMs, 2)} ms of CPU (${idpFloor.count} sign-ins${idpFloor.errors.length ? `, ${idpFloor.errors.length} errors` : ''}; ` +
+            `${fmt(msEach(idpFloor), 2)} ms of CPU (${counted(idpFloor, 'sign-ins')}; ` +
             `by thread: ${threadSplit(idpFloor)}); ` +
             `0.9 of the bound leaves the rest ${fmt(allowed, 1)} ms.`,
         );
       }
       if (checkedFloor) {
         // The least an embedded password sign-in can cost here (no pages, no pipeline).
-        const perCpu = checkedFloor.count / checkedFloor.cpuSeconds;
-        const share = perCpu / (1000 / cost.ms);
+        const ms = msEach(checkedFloor);
         console.log(
           `The same floor with the password check at its login (the product's scrypt in libuv's pool, ` +
             `beside the other sign-ins' protocol work; still no pages, no request pipeline and none of ` +
-            `this service's own part) costs ${fmt((checkedFloor.cpuSeconds * 1000) / checkedFloor.count, 1)} ms ` +
-            `of CPU a sign-in (${checkedFloor.count} sign-ins${checkedFloor.errors.length ? `, ${checkedFloor.errors.length} errors` : ''}): ` +
-            `${fmt(perCpu, 2)} per CPU-second, ${share.toFixed(2)} of the scrypt bound (by thread: ` +
+            `this service's own part) costs ${fmt(ms, 1)} ms of CPU a sign-in ` +
+            `(${counted(checkedFloor, 'sign-ins')}): ${fmt(1000 / ms, 2)} per CPU-second, ` +
+            `${(cost.ms / ms).toFixed(2)} of the scrypt bound (by thread: ` +
             `${threadSplit(checkedFloor)}).`,
         );
       }
@@ -323,13 +321,12 @@ function report(results, cost, idpFloor, checkedFloor) {
     // The floors added up: the least an embedded IdP costs with the password check, plus this
     // service's own part of a sign-in as the external IdP's run measures it. No IdP inside this
     // service can cost less than the first, and the second is the service's own required work.
-    const floorMs = (checkedFloor.cpuSeconds * 1000) / checkedFloor.count;
-    const ownMs = (results.external.cpuSeconds * 1000) / results.external.count;
-    const share = 1000 / (floorMs + ownMs) / (1000 / cost.ms);
-    const left = cost.ms / SCRYPT_BOUND_TARGET - (floorMs + ownMs);
+    const total = msEach(checkedFloor) + msEach(results.external);
+    const share = cost.ms / total;
+    const left = cost.ms / SCRYPT_BOUND_TARGET - total;
     console.log(
       `Added up, that floor and this service's own part of a sign-in (the external IdP's run below) ` +
-        `come to ${fmt(floorMs + ownMs, 1)} ms of CPU a sign-in: ${share.toFixed(2)} of the scrypt ` +
+        `come to ${fmt(total, 1)} ms of CPU a sign-in: ${share.toFixed(2)} of the scrypt ` +
         `bound, before any sign-in page or request pipeline of an embedded IdP` +
         (share < SCRYPT_BOUND_TARGET
           ? `: no embedded sign-in reaches ${SCRYPT_BOUND_TARGET} here this hour, whatever those cost.`
@@ -344,7 +341,7 @@ function report(results, cost, idpFloor, checkedFloor) {
       `External IdP (APP_ENV=qa, IDP_MODE=external, the Okta-shaped test IdP in its own process): ` +
         `${fmt(perCpu)} complete sign-ins (${e.requests} requests each) per CPU-second of this ` +
         `service alone (target >= ${FIGURES.external.target}): ${perCpu >= FIGURES.external.target ? 'MET' : 'NOT MET'}; ` +
-        `this service ${fmt((e.cpuSeconds * 1000) / e.count, 2)} ms of CPU a sign-in, the IdP ` +
+        `this service ${fmt(msEach(e), 2)} ms of CPU a sign-in, the IdP ` +
         `${fmt((e.idpCpuSeconds * 1000) / e.count, 2)} ms (not counted; it checks plain passwords).`,
     );
     // The IdP does the same work in every run, so its cost tracks the machine's speed that hour: the
@@ -359,6 +356,17 @@ function report(results, cost, idpFloor, checkedFloor) {
   console.log("Where the app's CPU went, by thread (CPU ms per journey):");
   for (const [key, result] of Object.entries(results))
     console.log(`  ${FIGURES[key].name}: ${threadSplit(result)}`);
+}
+
+/** A measurement's CPU in ms per journey. */
+function msEach(result) {
+  return (result.cpuSeconds * 1000) / result.count;
+}
+
+/** How many journeys a measurement counted, and its errors if it had any. */
+function counted(result, what) {
+  const errors = result.errors.length;
+  return `${result.count} ${what}${errors ? `, ${errors} errors` : ''}`;
 }
 
 /** A measurement's CPU by thread, in ms per journey, largest first. */

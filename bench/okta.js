@@ -67,6 +67,14 @@ async function startOktaIdp(users, publicUrl) {
             redirectUris: [`${publicUrl}/handleloginredirect`],
             postLogoutRedirectUris: [`${publicUrl}/handlelogoutredirect`],
           },
+          // Each brand's own client (issue 49 item 3): a brand hop's tokens are issued to it.
+          ...Object.values(JSON.parse(PRODUCTION_ENV.env.BRAND_CLIENTS)).map((brand) => ({
+            ...brand,
+            redirectUris: [
+              `${publicUrl}/handleloginredirect`,
+              `${publicUrl}/handlebrandtokenredirect`,
+            ],
+          })),
         ],
         tls: { key: path.join(TLS_DIR, 'server.key'), cert: path.join(TLS_DIR, 'server.crt') },
       }),

@@ -88,9 +88,13 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): vo
         hsts: isDeveloperEnv(config.env) ? false : { maxAge: 31_536_000, includeSubDomains: true },
         referrerPolicy: { policy: 'no-referrer' },
       }),
-      // The embedded IdP (below) and the account API read their own raw bodies (the API's inputs are
-      // hex strings, §7), so the parsers leave them alone.
-      requestBodies({ limit: BODY_LIMIT, rawPrefixes: [ROUTES.api, ROUTES.idp] }),
+      // The embedded IdP (below), the account API (its inputs are hex strings, §7) and the handoff
+      // exchange (its refusals are OAuth errors, RFC 6749 §5.2) read their own raw bodies, so the
+      // parsers leave them alone.
+      requestBodies({
+        limit: BODY_LIMIT,
+        rawPrefixes: [ROUTES.api, ROUTES.idp, ROUTES.handoffToken],
+      }),
       // §2 locale path rule: /fr-CA/collection reaches the /collection route in fr-CA.
       localePathPrefix(),
     ),

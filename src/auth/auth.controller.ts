@@ -1,16 +1,5 @@
 import { themeOfRequest } from '../render/request-theme';
-import {
-  Body,
-  Controller,
-  Get,
-  Headers,
-  HttpCode,
-  Inject,
-  Post,
-  Query,
-  Req,
-  Res,
-} from '@nestjs/common';
+import { Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { REDIRECT_POLICY } from '../brand/brand.module';
 import type { RedirectPolicy } from '../brand/redirect-policy';
@@ -18,6 +7,7 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { AppError } from '../errors/app-error';
 import { applyRedirect } from '../http/apply-outcome';
+import { readBodyBytes } from '../http/read-body-bytes';
 import { AppLogger } from '../logging/app-logger';
 import { redactCallerUrl } from '../logging/redaction';
 import type { RedirectOutcome } from '../http/outcome';
@@ -30,6 +20,7 @@ import { sendPage } from '../render/send-page';
 import type { SignedOutProps } from '../../views/pages/SignedOutPage';
 import { BrandTokenService } from './brand-token.service';
 import { HandoffExchange } from './handoff-exchange';
+import { TOKEN_REQUEST_MAX_BYTES } from './handoff-token-request';
 import { consentRefusal } from './consent-request';
 import { type JourneyContext, parseSigninQuery } from './journey';
 import { BINDING_COOKIE } from './login-states';
@@ -230,16 +221,25 @@ export class AuthController {
     });
   }
 
-  /** The server-to-server exchange of a one-time handoff code (docs/signin-service.md, its route table). */
+  /**
+   * The handoff exchange, an OAuth 2.0 token endpoint (docs/signin-service.md "Handing the session to
+   * a brand"): the RFC 6749 §4.1.3 form with client_secret_basic or client_secret_post, and issue 4's
+   * JSON `{code}` with Basic as a documented alias (the rules: readTokenRequest). It reads its own
+   * body (a raw prefix in src/app.factory.ts), so that a body too large or unreadable is answered in
+   * the RFC 6749 §5.2 format like every other refusal.
+   */
   @Post(ROUTES.handoffToken)
-  @HttpCode(200)
-  async exchange(
-    @Headers('authorization') authorization: unknown,
-    @Body() body: Record<string, unknown> | undefined,
-    @Res() res: Response,
-  ): Promise<void> {
-    const result = await this.handoff.exchange(authorization, body?.code);
+  async exchange(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const body = await readBodyBytes(req, TOKEN_REQUEST_MAX_BYTES);
+    const result = await this.handoff.exchange({
+      authorization: req.headers.authorization,
+      contentType: req.headers['content-type'],
+      body,
+    });
+    // RFC 6749 §5.1: tokens are never cached.
     res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+    // The rest of an oversized body is never read: the connection ends with this answer.
+    if (body.kind === 'too-large') res.set('Connection', 'close');
     if (result.ok) {
       res.status(200).json(result.body);
       return;

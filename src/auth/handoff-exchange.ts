@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { timingSafeEqual } from 'node:crypto';
-import type { Brand } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
-import { TOKEN_PROBLEM_MESSAGES } from '../token/token-verifier';
 import { HandoffCodes } from './handoff-codes';
+import { type TokenError, type TokenRequestInput, readTokenRequest } from './handoff-token-request';
 
+/** RFC 6749 §5.1, with the session id as this endpoint's one extension. */
 export interface HandoffTokenResponse {
   readonly access_token: string;
   readonly refresh_token?: string;
@@ -17,20 +16,15 @@ export interface HandoffTokenResponse {
 
 export type HandoffExchangeResult =
   | { readonly ok: true; readonly body: HandoffTokenResponse }
-  | {
-      readonly ok: false;
-      readonly status: 400 | 401;
-      readonly error: 'invalid_request' | 'invalid_client' | 'invalid_grant';
-      readonly description: string;
-    };
-
-const equal = (a: string, b: string) =>
-  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+  | ({ readonly ok: false } & TokenError);
 
 /**
- * The server-to-server exchange of a handoff code (issue 4): the brand's back end authenticates with
- * its client credentials (HTTP Basic, as at a token endpoint) and receives the tokens once. Answers in
- * the OAuth error format (RFC 6749 §5.2).
+ * The server-to-server exchange of a handoff code (issue 4, issue 49 item 6): an OAuth 2.0 token
+ * endpoint for the authorization_code grant (RFC 6749 §4.1.3), where the brand's back end
+ * authenticates with its client credentials and receives the tokens once. What a request may look
+ * like is readTokenRequest's (src/auth/handoff-token-request.ts); this takes the code. `scope` is not
+ * answered: the tokens were granted for the scope this service asks the IdP for, not one the brand
+ * requested, and the code does not keep it (RFC 6749 §5.1 makes it optional then).
  */
 @Injectable()
 export class HandoffExchange {
@@ -39,51 +33,13 @@ export class HandoffExchange {
     private readonly codes: HandoffCodes,
   ) {}
 
-  authenticate(authorization: unknown): Brand | undefined {
-    if (
-      typeof authorization !== 'string' ||
-      !authorization.startsWith('Basic ') ||
-      authorization.length > 1024
-    )
-      return undefined;
-    const decoded = Buffer.from(authorization.slice(6), 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 1) return undefined;
-    const id = decodeURIComponent(decoded.slice(0, colon));
-    const secret = decodeURIComponent(decoded.slice(colon + 1));
-    for (const [brand, credentials] of Object.entries(this.config.brandClients)) {
-      if (credentials && equal(credentials.clientId, id) && equal(credentials.clientSecret, secret))
-        return brand as Brand;
-    }
-    return undefined;
-  }
-
-  async exchange(authorization: unknown, code: unknown): Promise<HandoffExchangeResult> {
-    let brand: Brand | undefined;
-    try {
-      brand = this.authenticate(authorization);
-    } catch {
-      brand = undefined;
-    }
-    if (!brand)
-      return {
-        ok: false,
-        status: 401,
-        error: 'invalid_client',
-        description: 'client authentication failed',
-      };
-    // The code is what stands for the access token here: without one, §8's message for a call that
-    // needs a token and has none.
-    if (typeof code !== 'string' || code === '')
-      return {
-        ok: false,
-        status: 400,
-        error: 'invalid_request',
-        description: TOKEN_PROBLEM_MESSAGES.missing,
-      };
-    const handoff = await this.codes.take(code);
+  async exchange(request: TokenRequestInput): Promise<HandoffExchangeResult> {
+    const reading = readTokenRequest(request, this.config.brandClients);
+    // A refused request never reaches the code, so it stays usable.
+    if (!reading.ok) return { ok: false, ...reading.error };
+    const handoff = await this.codes.take(reading.code);
     // A code for another brand is consumed too: it was exposed to the wrong party.
-    if (!handoff || handoff.brand !== brand) {
+    if (!handoff || handoff.brand !== reading.brand) {
       return {
         ok: false,
         status: 400,

@@ -14,6 +14,9 @@ import { accountClaimsFrom, decodedClaims } from '../oidc/account-claims';
 import { bindingHashOf } from '../session/browser-binding';
 import { SessionEnding } from '../session/session-ending';
 import { HandedTokens } from '../session/handed-tokens';
+import { BrandGrants } from '../session/brand-grants';
+import { RevocationQueue } from '../session/revocation-queue';
+import type { ClientCredentials } from '../config/app-config';
 import { LiveSessions } from '../session/live-sessions';
 import { randomKey } from '../store/one-time-store';
 import { CreateOptions, SessionRecord, Sessions } from '../session/sessions';
@@ -21,7 +24,7 @@ import { DEFAULT_LOCALE } from '../shared/locale';
 import { ROUTES, servicePath } from '../shared/routes';
 import { ATTRIBUTES, SPANS, activeTracer } from '../tracing';
 import { PENDING_STEP_PARAM, PendingStep, isShellPendingStep } from '../shared/pending-step';
-import { decideAfterLogin } from './after-login';
+import { AfterLoginDecision, decideAfterLogin } from './after-login';
 import { brandRedirectUrl } from './brand-handoff';
 import { HandoffCodes } from './handoff-codes';
 import type { JourneyContext } from './journey';
@@ -80,6 +83,8 @@ export class SigninService {
     private readonly events: AuthEvents,
     private readonly summaries: AccountSummaries,
     private readonly handed: HandedTokens,
+    private readonly brandGrants: BrandGrants,
+    private readonly revocations: RevocationQueue,
   ) {}
 
   /**
@@ -216,6 +221,9 @@ export class SigninService {
       });
     const previous = await this.ending.endById(landing.sessionId, 'signed-in-again');
     const fresh = sessionFrom(pending.journey, tokens, landing.userAgent, facts);
+    const family = randomKey();
+    // Issue 49 item 4: the brands' grants in this browser stay on record across the new sign-in.
+    await this.brandGrants.carryOver(previous?.family, family);
     const record = {
       ...fresh,
       // §3 keeps promptMfaSignin in the browser until sign-out, so a sign-in of the same collector
@@ -224,7 +232,7 @@ export class SigninService {
         ? { promptMfaSignin: false as const }
         : {}),
       ...(isShellPendingStep(pending.pendingStep) ? { askedIdpFor: pending.pendingStep } : {}),
-      family: randomKey(),
+      family,
     };
     this.events.signin(pending.journey.brand, subjectOf(record), 'idp');
     return this.afterLogin(pending.journey, {
@@ -274,49 +282,39 @@ export class SigninService {
           }),
         );
       case 'brand': {
-        // Issue 31 item 4: a refresh token a session here also holds is never handed to a brand.
-        // Refresh tokens rotate, so whichever side refreshed first would sign the other out. The
-        // brand gets a grant of its own from a silent authorization at the IdP instead. (A session
-        // begun from a `t` holds no refresh token: its access token alone is handed on, as before.)
-        const shared = decision.createSession || !current.newBinding;
-        if (shared && tokens.refreshToken !== undefined) {
-          const hop = (sessionId: string | undefined): BrandHop => ({
-            sub: current.record.sub,
-            ...(sessionId ? { sessionId } : {}),
-            ...((sessionId ?? current.sessionId)
-              ? { recordIn: sessionId ?? current.sessionId }
-              : {}),
-            target: decision.target,
-            ...(decision.returnUrl ? { returnUrl: decision.returnUrl } : {}),
-            handoff: decision.handoff,
-            clearTokenCookies: decision.clearTokenCookies,
-            ...(current.record.family ? { family: current.record.family } : {}),
-          });
-          return this.toIdpForBrandGrant(journey, current, decision.createSession, hop);
-        }
-        const sessionId = decision.createSession
-          ? await this.newSession(journey, current)
-          : undefined;
-        const handoff =
-          decision.handoff === 'tokens-in-url'
-            ? ({ mode: 'tokens-in-url', tokens } as const)
-            : ({
-                mode: 'handoff-code',
-                code: await this.handoffs.issue({
-                  brand: journey.brand,
-                  tokens,
-                  ...(sessionId ? { sessionId } : {}),
-                }),
-              } as const);
-        return redirectTo(
-          brandRedirectUrl(decision.target, handoff, sessionId, decision.returnUrl),
-          {
-            cookies: decision.clearTokenCookies
-              ? [{ clearTokens: true }]
-              : sessionCookies(sessionId, current),
-            headers: HANDOFF_HEADERS,
-          },
-        );
+        // Issue 31 item 4 and issue 49 item 3: a brand never receives the tokens of a session here.
+        // It gets a grant of its own, issued to its own client at the IdP by a silent authorization,
+        // so that it refreshes with its own credentials and neither side's refresh (refresh tokens
+        // rotate) can sign the other out. A session begun from a `t` goes the same way.
+        const credentials = this.config.brandClients[journey.brand];
+        if (!credentials)
+          throw new AppError(
+            'InvalidBrandClientCredentials',
+            `${journey.brand} has no client of its own at the IdP (BRAND_CLIENTS)`,
+          );
+        // A session begun from this very brand's `t` (issued to its client) holds that access token
+        // alone: it goes back to the brand as it is, with no trip to the IdP.
+        if (
+          current.record.startedBy === 'handed-over-token' &&
+          tokens.refreshToken === undefined &&
+          decodedClaims(tokens.accessToken).cid === credentials.clientId
+        )
+          return this.handBack(journey, current, decision);
+        // A fresh sign-in for a brand that gets no session here (an app, §4 step 5): nothing will
+        // hold the sign-in's own tokens, so its refresh token goes at once.
+        if (!decision.createSession && current.newBinding && tokens.refreshToken)
+          await this.revocations.revoke(tokens.refreshToken);
+        const hop = (sessionId: string | undefined): BrandHop => ({
+          sub: current.record.sub,
+          ...(sessionId ? { sessionId } : {}),
+          ...((sessionId ?? current.sessionId) ? { recordIn: sessionId ?? current.sessionId } : {}),
+          target: decision.target,
+          ...(decision.returnUrl ? { returnUrl: decision.returnUrl } : {}),
+          handoff: decision.handoff,
+          clearTokenCookies: decision.clearTokenCookies,
+          ...(current.record.family ? { family: current.record.family } : {}),
+        });
+        return this.toIdpForBrandGrant(journey, current, decision.createSession, hop, credentials);
       }
       case 'return': {
         const sessionId = await this.newSession(journey, current);
@@ -326,6 +324,35 @@ export class SigninService {
         });
       }
     }
+  }
+
+  /** A brand's own access token, back to it from the session it began (no refresh token). */
+  private async handBack(
+    journey: JourneyContext,
+    current: Current,
+    decision: Extract<AfterLoginDecision, { kind: 'brand' }>,
+  ): Promise<RedirectOutcome> {
+    const tokens = current.record.tokens;
+    const sessionId = decision.createSession
+      ? await this.newSession(journey, current, { handedToBrand: true })
+      : undefined;
+    const handoff =
+      decision.handoff === 'tokens-in-url'
+        ? ({ mode: 'tokens-in-url', tokens } as const)
+        : ({
+            mode: 'handoff-code',
+            code: await this.handoffs.issue({
+              brand: journey.brand,
+              tokens,
+              ...(sessionId ? { sessionId } : {}),
+            }),
+          } as const);
+    return redirectTo(brandRedirectUrl(decision.target, handoff, sessionId, decision.returnUrl), {
+      cookies: decision.clearTokenCookies
+        ? [{ clearTokens: true }]
+        : sessionCookies(sessionId, current),
+      headers: HANDOFF_HEADERS,
+    });
   }
 
   /**
@@ -339,6 +366,7 @@ export class SigninService {
     current: Current,
     createSession: boolean,
     hopFor: (sessionId: string | undefined) => BrandHop,
+    credentials: ClientCredentials,
   ): Promise<RedirectOutcome> {
     const { verifier, nonce } = freshAuthorizationChecks();
     const pendingFor = (sessionId: string | undefined): PreparedLogin =>
@@ -353,9 +381,12 @@ export class SigninService {
     // written in one batch, so a failure keeps neither (and the hop pays one commit, issue 35 item 5).
     let pending: PreparedLogin | undefined;
     const sessionId = createSession
-      ? await this.newSession(journey, current, (id) => {
-          pending = pendingFor(id);
-          return [pending.write];
+      ? await this.newSession(journey, current, {
+          handedToBrand: true,
+          alongside: (id) => {
+            pending = pendingFor(id);
+            return [pending.write];
+          },
         })
       : undefined;
     if (!pending) {
@@ -363,15 +394,19 @@ export class SigninService {
       await this.loginStates.save(pending);
     }
     const { state, binding } = pending;
-    const url = await this.oidc.authorizationUrl({
-      redirectUri: `${this.config.http.publicUrl}${ROUTES.loginLanding}`,
-      state,
-      nonce,
-      verifier,
-      prompt: 'none',
-      uiLocales: journey.locale,
-      extra: { brand: journey.brand },
-    });
+    // The brand's own client asks (issue 49 item 3): its app at the IdP lists this landing too.
+    const url = await this.oidc.authorizationUrl(
+      {
+        redirectUri: `${this.config.http.publicUrl}${ROUTES.loginLanding}`,
+        state,
+        nonce,
+        verifier,
+        prompt: 'none',
+        uiLocales: journey.locale,
+        extra: { brand: journey.brand },
+      },
+      credentials,
+    );
     return redirectTo(url, {
       cookies: [...sessionCookies(sessionId, current), { set: BINDING_COOKIE, value: binding }],
       headers: HANDOFF_HEADERS,
@@ -391,15 +426,28 @@ export class SigninService {
     const { brand, locale } = pending.journey;
     const audience = { brand, locale };
     if (!hop) throw new AppError('InvalidLoginState', 'brand hop state without its hop');
+    const credentials = this.config.brandClients[brand];
+    if (!credentials)
+      throw new AppError('InvalidBrandClientCredentials', `${brand} has no client at the IdP`);
     if (landing.error) return this.toIdp({ ...pending.journey, returnToSignIn: false });
     let tokens: TokenResult;
     try {
-      tokens = await this.oidc.exchangeCode(landing.callbackUrl, {
-        state: landing.state,
-        ...(pending.nonce ? { nonce: pending.nonce } : {}),
-        ...(pending.verifier ? { verifier: pending.verifier } : {}),
-      });
+      tokens = await this.oidc.exchangeCode(
+        landing.callbackUrl,
+        {
+          state: landing.state,
+          ...(pending.nonce ? { nonce: pending.nonce } : {}),
+          ...(pending.verifier ? { verifier: pending.verifier } : {}),
+        },
+        credentials,
+      );
     } catch (e) {
+      // §8: the IdP refusing the brand's own credentials is that brand's configuration fault.
+      if (e instanceof IdpError && e.oauthError === 'invalid_client')
+        throw new AppError('InvalidBrandClientCredentials', 'the IdP refused the brand client', {
+          cause: e,
+          audience,
+        });
       if (e instanceof IdpError && e.outage) throw AppError.inJourney(e, audience);
       throw new AppError('SigninFailed', 'the brand’s tokens could not be obtained', {
         cause: e,
@@ -409,7 +457,12 @@ export class SigninService {
     if (tokens.claims.sub !== hop.sub)
       return this.toIdp({ ...pending.journey, returnToSignIn: false });
     if (hop.recordIn && tokens.refreshToken)
-      await this.sessions.recordHandedOver(hop.recordIn, tokens.refreshToken);
+      await this.sessions.recordHandedOver(hop.recordIn, {
+        brand,
+        refreshToken: tokens.refreshToken,
+      });
+    // Issue 49 item 4: the refresh token this brand received before in this browser goes.
+    await this.brandGrants.received(hop.family, brand, tokens.refreshToken);
     // Issue 32 item 2: a `t` from this hop signs nobody in once the collector signs out of it.
     await this.handed.handedOver(tokens.accessToken, decodedClaims(tokens.accessToken), hop.family);
     const target = hop.target as SafeRedirectUrl;
@@ -441,18 +494,22 @@ export class SigninService {
   private newSession(
     journey: JourneyContext,
     current: Current,
-    alongside?: CreateOptions['alongside'],
+    options: Pick<CreateOptions, 'alongside' | 'handedToBrand'> = {},
   ): Promise<string> {
+    // What the session it starts from handed to brands stays with that session (issue 49 item 5:
+    // each ending tells only the brands it handed something to).
+    const { handedOver: _handedOver, handedAs: _handedAs, ...tokens } = current.record.tokens;
     // Issue 32 item 5: one session per brand of a sign-in: a repeated hop replaces the earlier one,
     // which §4 step 5 allows (a fresh id every after-login; nothing asks to keep the old one).
     return this.sessions.create(
       {
         ...current.record,
+        tokens,
         brand: journey.brand,
         bindingHash: bindingHashOf(current.binding),
       },
       Date.now(),
-      { supersede: true, ...(alongside ? { alongside } : {}) },
+      { supersede: true, ...options },
     );
   }
 }

@@ -78,6 +78,10 @@ export class SignoutService {
     // An `si` alone (a brand's copy of a session id) ends nothing (issue 14 item 4).
     const own = await this.liveSessions.bound(sessionId, binding);
     const record = own ? await this.ending.endById(sessionId, 'signout') : undefined;
+    // The rest of this browser's sign-in goes too (the `si` each brand received): the binding cookie
+    // is cleared below, so none of them is usable here any more, and each brand is told (issue 49
+    // item 5).
+    if (record) await this.ending.endFamilyOf(record, 'signout');
     this.events.logout(
       brand,
       record

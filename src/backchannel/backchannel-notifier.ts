@@ -5,6 +5,7 @@ import type { Brand } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
 import { SessionEndNotifier, SessionEnding } from '../session/session-ending';
+import type { OwedLogout } from '../session/owed-logouts';
 import { LOGOUT_TOKEN_TYPE, LogoutTokenSubject, logoutTokenClaims } from './logout-token';
 import { ServiceSigningKey } from './service-signing-key';
 import { ATTRIBUTES, FetchFunction, SPANS, activeTracer, tracedFetch } from '../tracing';
@@ -36,10 +37,12 @@ export function retryDelayMs(attempt: number, baseMs: number): number {
 }
 
 /**
- * Issue 7: when a session ends, every brand that registered a back-channel logout URL gets a signed
- * logout token (OIDC Back-Channel Logout 1.0 §2.5: POSTed as `logout_token`), with retries and
- * backoff; each brand's delivery is logged and recorded in the store under the token's jti. Sign-out
- * never waits for the brands: delivery runs beside it.
+ * Issue 7: when a session ends, each brand it handed a session or tokens to (issue 49 item 5,
+ * src/session/owed-logouts.ts) gets a signed logout token, if it registered a back-channel logout URL
+ * (OIDC Back-Channel Logout 1.0 §2.5: POSTed as `logout_token`), with retries and backoff. Its `aud`
+ * is the brand's client id, its `sub` the collector's user id, its `sid` the `si` the brand received
+ * (none for an app, which received no session). Each brand's delivery is logged and recorded in the
+ * store under the token's jti. Sign-out never waits for the brands: delivery runs beside it.
  */
 @Injectable()
 export class BackchannelNotifier
@@ -70,21 +73,24 @@ export class BackchannelNotifier
     this.ending.addNotifier(this);
   }
 
-  sessionEnded(ended: LogoutTokenSubject): void {
-    void this.notify(ended);
+  sessionEnded(ended: { readonly sub: string; readonly owed: readonly OwedLogout[] }): void {
+    void this.notify(ended.sub, ended.owed);
   }
 
-  /** Starts delivery to every registered brand; the promise is for tests and shutdown only. */
-  notify(subject: LogoutTokenSubject): Promise<DeliveryOutcome[]> {
-    const brands = Object.keys(this.config.backchannel.uris) as Brand[];
-    if (brands.length === 0) return Promise.resolve([]);
+  /**
+   * Starts delivery to each owed brand that registered a URL and has a client (qa and prod refuse a
+   * URL without one at start); the promise is for tests and shutdown only.
+   */
+  notify(sub: string, owed: readonly OwedLogout[]): Promise<DeliveryOutcome[]> {
+    const due = owed.filter(({ brand }) => this.config.backchannel.uris[brand] !== undefined);
+    if (due.length === 0) return Promise.resolve([]);
     const jti = randomUUID();
-    const delivery = Promise.all(brands.map((brand) => this.deliver(brand, subject, jti))).then(
-      async (outcomes) => {
-        await this.record(jti, outcomes);
-        return outcomes;
-      },
-    );
+    const delivery = Promise.all(
+      due.map(({ brand, sid }) => this.deliver(brand, { sub, ...(sid ? { sid } : {}) }, jti)),
+    ).then(async (outcomes) => {
+      await this.record(jti, outcomes);
+      return outcomes;
+    });
     const tracked = delivery.catch((error: unknown) => {
       this.logger.error({ err: error, jti }, 'back-channel logout delivery failed');
       return [];
@@ -133,8 +139,15 @@ export class BackchannelNotifier
     jti: string,
   ): Promise<DeliveryOutcome> {
     const uri = this.config.backchannel.uris[brand];
-    if (!uri) return { brand, delivered: false, attempts: 0 };
-    const audience = this.config.brandClients[brand]?.clientId ?? brand;
+    // The token's audience is the brand's client id, never anything else (issue 49 item 5).
+    const audience = this.config.brandClients[brand]?.clientId;
+    if (!uri || !audience) {
+      this.logger.warn(
+        { event: 'backchannel-logout', brand, jti },
+        'logout not sent: the brand has no client in BRAND_CLIENTS',
+      );
+      return { brand, delivered: false, attempts: 0 };
+    }
     let status: number | undefined;
     let attempts = 0;
     for (let attempt = 1; attempt <= DELIVERY_ATTEMPTS; attempt++) {

@@ -8,8 +8,9 @@ export const LOGOUT_TOKEN_TYPE = 'logout+jwt';
 export const LOGOUT_TOKEN_LIFETIME_SECONDS = 120;
 
 export interface LogoutTokenSubject {
+  /** The collector's user id: the `uid` of the access tokens the brand received. */
   readonly sub: string;
-  /** The IdP's session id, when the session had one. */
+  /** The `si` the brand received for the session that ended, when it received one (issue 49 item 5). */
   readonly sid?: string;
 }
 

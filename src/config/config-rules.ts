@@ -1,5 +1,6 @@
 import { AppEnv, isDeveloperEnv } from '../shared/environment';
 import type { ConfigProblem } from './brand-directory';
+import { Brand, REDIRECT_BRANDS } from '../shared/brand';
 import { MIN_SECRET_LENGTH, QaProdRule, developerBrandClients } from './env-vars';
 
 /**
@@ -64,6 +65,28 @@ export const GIVEN_RULES: Readonly<Record<GivenRule, (given: Given) => readonly 
         .map(([brand]) => ({
           key: `${name}.${brand}.clientSecret`,
           message: `must not be a published developer secret in ${env}`,
+        }));
+    },
+    // Issue 49 item 3: a brand's `t` and `rt` are issued to its own client; one without a client
+    // would have to be handed this service's tokens, and so its secret.
+    'every-redirect-brand': ({ env, name, value }) => {
+      // A value the schema refused is reported by the schema alone.
+      if (value === undefined) return [];
+      const clients = value as Readonly<Record<string, unknown>>;
+      return REDIRECT_BRANDS.filter((brand) => clients[brand] === undefined).map((brand) => ({
+        key: `${name}.${brand}`,
+        message: `is required in ${env}: ${brand} receives tokens, issued to its own client`,
+      }));
+    },
+    // Issue 49 item 5: a logout token's `aud` is the brand's client id, and only the redirect brands
+    // have one (and receive sessions or tokens at all).
+    'redirect-brands-only': ({ env, name, value }) => {
+      const uris = (value ?? {}) as Readonly<Record<string, unknown>>;
+      return Object.keys(uris)
+        .filter((brand) => !REDIRECT_BRANDS.includes(brand as Brand))
+        .map((brand) => ({
+          key: `${name}.${brand}`,
+          message: `is refused in ${env}: ${brand} has no client and receives no session or tokens`,
         }));
     },
     // The embedded IdP seeds demo users with published passwords: never outside local and dev.

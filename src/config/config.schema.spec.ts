@@ -216,6 +216,7 @@ describe(parseConfig.name, () => {
       {
         ...productionEnv(),
         BRAND_CLIENTS: JSON.stringify({
+          ...JSON.parse(productionEnv().BRAND_CLIENTS ?? '{}'),
           pcgs: developerBrandClients().pcgs,
         }),
       },
@@ -226,6 +227,7 @@ describe(parseConfig.name, () => {
       {
         ...productionEnv(),
         BRAND_CLIENTS: JSON.stringify({
+          ...JSON.parse(productionEnv().BRAND_CLIENTS ?? '{}'),
           pcgs: { clientId: 'pcgs-prod', clientSecret: developerBrandClients().psa?.clientSecret },
         }),
       },
@@ -409,19 +411,22 @@ describe(`${parseConfig.name} through ENV_VARS`, () => {
     );
   });
 
-  it('an external IdP needs its issuer and client in dev too, but not a secret', () => {
+  it('an external IdP needs its issuer and clients in dev too, but not a secret', () => {
+    // Issue 49 item 3: the brands' tokens are issued to their own clients at any IdP.
     expect(messagesOf({ APP_ENV: 'dev', IDP_MODE: 'external' })).toEqual([
       'IDP_ISSUER: is required in dev',
       'IDP_CLIENT_ID: is required in dev',
+      'BRAND_CLIENTS: is required in dev',
     ]);
     const external = parseConfig({
       APP_ENV: 'dev',
       IDP_MODE: 'external',
       IDP_ISSUER: 'http://idp.example',
       IDP_CLIENT_ID: 'signon',
+      BRAND_CLIENTS: JSON.stringify({ pcgs: developerBrandClients().pcgs }),
     });
     expect(external.idp.clientSecret).toBe(DEVELOPER_SECRETS.IDP_CLIENT_SECRET);
-    expect(external.brandClients).toEqual({});
+    expect(external.brandClients).toEqual({ pcgs: developerBrandClients().pcgs });
     expect(parseConfig({}).brandClients).toEqual(developerBrandClients());
   });
 

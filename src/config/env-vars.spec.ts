@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { productionEnv } from '../../test/support/test-config';
@@ -15,6 +16,10 @@ import {
 import { PROJECT_ROOT } from './project-paths';
 
 const entries = Object.entries(ENV_VARS) as [string, EnvVar][];
+/** A private RSA JWK, as SERVICE_SIGNING_KEY holds one. */
+const signingKey = JSON.stringify(
+  generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+);
 
 function problemsOf(env: RawEnv): ConfigProblem[] {
   try {
@@ -105,6 +110,8 @@ describe('ENV_VARS and the README configuration table', () => {
     ['secret', /≥ 32 chars/],
     ['no-embedded-idp', /embedded refused/],
     ['with-backchannel', /^required with `BACKCHANNEL_LOGOUT_URIS`/],
+    ['every-redirect-brand', /every redirect brand/],
+    ['redirect-brands-only', /redirect brands only/],
   ];
   it.each(WORDS)(
     'says "%s" in the qa / prod column exactly where the table has it',
@@ -133,6 +140,10 @@ describe('ENV_VARS defaults', () => {
  */
 describe('ENV_VARS qa/prod rules, as parseConfig applies them', () => {
   const brandUrls = JSON.parse(productionEnv().BRAND_URLS ?? '{}') as Record<string, object>;
+  const productionClients = JSON.parse(productionEnv().BRAND_CLIENTS ?? '{}') as Record<
+    string,
+    object
+  >;
   const PLAIN_HTTP: Record<string, string> = {
     BRAND_URLS: JSON.stringify({ ...brandUrls, pcgs: { baseURL: 'http://www.pcgs.com' } }),
     BACKCHANNEL_LOGOUT_URIS: JSON.stringify({ pcgs: 'http://www.pcgs.com/logout' }),
@@ -147,8 +158,23 @@ describe('ENV_VARS qa/prod rules, as parseConfig applies them', () => {
     secret: (name, e) => [{ ...productionEnv(), [name]: e.defaults.local ?? '' }, name],
     'no-developer-key': (name) => [{ ...productionEnv(), [name]: DEVELOPER_TOKEN_KEY }, name],
     'no-developer-brand-secret': (name) => [
-      { ...productionEnv(), [name]: JSON.stringify({ pcgs: developerBrandClients().pcgs }) },
+      {
+        ...productionEnv(),
+        [name]: JSON.stringify({ ...productionClients, pcgs: developerBrandClients().pcgs }),
+      },
       `${name}.pcgs.clientSecret`,
+    ],
+    'every-redirect-brand': (name) => {
+      const { pcgs: _dropped, ...others } = productionClients;
+      return [{ ...productionEnv(), [name]: JSON.stringify(others) }, `${name}.pcgs`];
+    },
+    'redirect-brands-only': (name) => [
+      {
+        ...productionEnv(),
+        SERVICE_SIGNING_KEY: signingKey,
+        [name]: JSON.stringify({ goldin: 'https://goldin.co/logout' }),
+      },
+      `${name}.goldin`,
     ],
     'no-embedded-idp': (name) => [{ ...productionEnv(), [name]: 'embedded' }, name],
     'with-backchannel': (name) => [

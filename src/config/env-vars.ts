@@ -223,6 +223,16 @@ export type QaProdRule =
   | 'no-developer-key'
   /** No brand client may carry a published developer secret. */
   | 'no-developer-brand-secret'
+  /**
+   * Every redirect brand has a client of its own (issue 49 item 3): the tokens a brand receives are
+   * issued to it, so no brand ever needs this service's secret.
+   */
+  | 'every-redirect-brand'
+  /**
+   * Only brands that can receive a session or tokens (the redirect brands, each with its client) are
+   * owed logout tokens (issue 49 item 5): a logout token's `aud` is always the brand's client id.
+   */
+  | 'redirect-brands-only'
   /** The embedded IdP (demo users with published passwords) is refused. */
   | 'no-embedded-idp'
   /** Required once BACKCHANNEL_LOGOUT_URIS names a brand: every instance must sign with it. */
@@ -439,7 +449,7 @@ export const ENV_VARS = {
         'must be a JSON object keyed by brand code',
       ),
     defaults: { embedded: JSON.stringify(developerBrandClients()) },
-    qaProd: ['no-developer-brand-secret'],
+    qaProd: ['required', 'every-redirect-brand', 'no-developer-brand-secret'],
     readme: README,
   },
   // Issue 7: brands that want back-channel logout (OIDC Back-Channel Logout 1.0) name their endpoint.
@@ -450,7 +460,7 @@ export const ENV_VARS = {
         'must be a JSON object of brand code to https URL',
       ),
     defaults: {},
-    qaProd: ['https'],
+    qaProd: ['https', 'redirect-brands-only'],
     readme: README,
   },
   // The key logout tokens are signed with: every instance must share it, so qa and prod set it when

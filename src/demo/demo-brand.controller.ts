@@ -40,6 +40,8 @@ export class DemoBrandController {
       ? [
           ['CollectorsId', check.claims.CollectorsId],
           ['NavisionId', check.claims.NavisionId],
+          // A brand keys on `uid`, the user id; `sub` is the login (docs/brand-contract.md).
+          ['uid', check.claims.uid],
           ['sub', check.claims.sub],
           ['client (cid)', check.claims.cid],
           ['scopes (scp)', (check.claims.scp ?? []).join(' ')],

@@ -22,6 +22,7 @@ function watcher(issuer: string) {
     IDP_ISSUER: issuer,
     IDP_CLIENT_ID: 'c',
     IDP_CLIENT_SECRET: 's'.repeat(40),
+    BRAND_CLIENTS: '{}',
   });
   const status = new IdpStatus(config, metrics, new AppLogger(pino(stream)));
   const gauge = async () => (await metrics.idpUp.get()).values[0]?.value;

@@ -4,6 +4,8 @@ import { createElement, type ReactElement } from 'react';
 import { MessagePage } from '../../views/MessagePage';
 import { brandFavicon } from '../../views/shell/header/header-brand';
 import type { PageFrameData, Theme } from '../../views/shell/shell-data';
+import { REDIRECT_POLICY } from '../brand/brand.module';
+import type { RedirectPolicy } from '../brand/redirect-policy';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { Translate } from '../shared/translate';
 import { Brand, faviconPath } from '../shared/brand';
@@ -11,6 +13,7 @@ import type { Locale } from '../shared/locale';
 import { Translators } from '../locale/translators';
 import { CLIENT_ASSETS, type ClientAssets } from './client-assets';
 import { pageCsp } from './csp';
+import { formActionSources } from './form-action';
 import { type FramedPage, renderPage } from './render-page';
 
 /** What a message page says; the frame (logo, favicon, footer) comes from the brand. */
@@ -39,14 +42,22 @@ export class PageRenderer {
   /** The shell's first-paint rules and signin.css after them (its header and footer rules win). */
   private readonly css: string;
   private readonly https: boolean;
+  /**
+   * The form-action sources of these pages (issue 49 item 1): the IdP's sign-in steps post forms whose
+   * redirect chains end at a brand, and Chromium checks every hop against this directive
+   * (./form-action.ts). Worked out once, at start, from the one redirect policy.
+   */
+  private readonly formAction: readonly string[];
 
   constructor(
     private readonly translators: Translators,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLIENT_ASSETS) assets: ClientAssets,
+    @Inject(REDIRECT_POLICY) policy: RedirectPolicy,
   ) {
     this.css = assets.pageCriticalCss;
     this.https = config.http.publicUrl.startsWith('https:');
+    this.formAction = formActionSources(policy);
   }
 
   translator(locale: Locale): Translate {
@@ -80,7 +91,7 @@ export class PageRenderer {
       faviconHref: faviconPath(brandFavicon(frame.brand)),
       criticalCss: { css: this.css, nonce },
     });
-    return { html, csp: pageCsp(nonce, { https: this.https }) };
+    return { html, csp: pageCsp(nonce, { https: this.https, formAction: this.formAction }) };
   }
 
   message(locale: Locale, brand: Brand, content: MessageContent): FramedPage {

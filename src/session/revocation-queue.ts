@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { APP_CONFIG, AppConfig, ClientCredentials } from '../config/app-config';
+import type { Brand } from '../shared/brand';
 import { pooledRandomBytes } from '../common/random-bytes';
 import { errorSummary } from '../errors/error-summary';
 import { AppLogger } from '../logging/app-logger';
@@ -17,6 +18,8 @@ const LOCK = 'revocations:lock';
 interface Entry {
   /** The refresh token, sealed with the token vault (tokens at rest are encrypted, issue 15 item 9). */
   readonly sealed: string;
+  /** The brand whose client the token was issued to (issue 49 item 3); this service's own without. */
+  readonly brand?: Brand;
   /** Failed retries so far (the first, failed revocation not counted). */
   readonly retries: number;
   /** When the next try is due (ms since the epoch). */
@@ -62,12 +65,35 @@ export class RevocationQueue implements OnModuleInit, OnApplicationShutdown {
     await this.draining;
   }
 
+  /**
+   * Revokes a refresh token now, as the client it was issued to (RFC 7009 §2.1: a client may revoke
+   * only its own tokens): a brand's grant with the brand's credentials, this service's own with its
+   * own. A failure never throws: when the IdP did not answer, the token is queued and tried again; a
+   * refusal is only logged.
+   */
+  async revoke(refreshToken: string, brand?: Brand): Promise<void> {
+    await this.oidc.revoke(refreshToken, this.clientOf(brand)).catch(async (error: unknown) => {
+      this.logger.warn(
+        { cause: errorSummary(error), ...(brand ? { brand } : {}) },
+        'refresh token revocation failed',
+      );
+      if (error instanceof IdpError && error.outage)
+        await this.add(refreshToken, Date.now(), brand);
+    });
+  }
+
+  /** The credentials of the client a token was issued to. */
+  private clientOf(brand: Brand | undefined): ClientCredentials {
+    return (brand ? this.config.brandClients[brand] : undefined) ?? this.oidc.serviceClient;
+  }
+
   /** Queues a refresh token whose revocation failed because the IdP did not answer. */
-  async add(refreshToken: string, now = Date.now()): Promise<void> {
+  async add(refreshToken: string, now = Date.now(), brand?: Brand): Promise<void> {
     const id = pooledRandomBytes(16).toString('base64url');
     const key = `revocation:${id}`;
     const entry: Entry = {
       sealed: this.vault.seal(refreshToken, key),
+      ...(brand ? { brand } : {}),
       retries: 0,
       dueAt: now + revocationDelayMs(1, this.config.idp.revocationRetryMs),
     };
@@ -111,7 +137,7 @@ export class RevocationQueue implements OnModuleInit, OnApplicationShutdown {
     if (entry.dueAt > now) return;
     const retries = entry.retries + 1;
     try {
-      await this.oidc.revoke(token);
+      await this.oidc.revoke(token, this.clientOf(entry.brand));
       this.logger.info({ event: 'revocation-retried', retries }, 'queued revocation done');
       return this.forget(id, key);
     } catch (error) {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppLogger } from '../logging/app-logger';
 import type { ListedSession, SessionRecord } from './sessions';
 import { Sessions } from './sessions';
-import { IdpError, OidcClient } from '../oidc/oidc-client';
+import { OwedLogout, owedLogouts } from './owed-logouts';
 import { RevocationQueue } from './revocation-queue';
 import { HandedTokens } from './handed-tokens';
 
@@ -11,8 +11,11 @@ import { HandedTokens } from './handed-tokens';
  * that asked a logout token) and registers itself at start; the session layer never imports it.
  */
 export interface SessionEndNotifier {
-  /** Called once per ended session; must not throw or make the ending wait. */
-  sessionEnded(ended: { readonly sub: string; readonly sid?: string }): void;
+  /**
+   * Called once per ended session that owed a brand something (owed-logouts.ts); must not throw or
+   * make the ending wait. `sub` is the collector's user id, the `uid` of their access tokens.
+   */
+  sessionEnded(ended: { readonly sub: string; readonly owed: readonly OwedLogout[] }): void;
 }
 
 export type EndReason =
@@ -47,7 +50,6 @@ export class SessionEnding {
 
   constructor(
     private readonly sessions: Sessions,
-    private readonly oidc: OidcClient,
     private readonly logger: AppLogger,
     private readonly revocations: RevocationQueue,
     private readonly handed: HandedTokens,
@@ -79,6 +81,20 @@ export class SessionEnding {
     return this.endListed(await this.sessions.listForSubject(sub), reason, keep);
   }
 
+  /**
+   * Every session of the sign-in `record` belonged to (its family: the browser's own session and the
+   * `si` each brand received from it). A sign-out in that browser ends them all: its binding cookie
+   * goes, so none of them is usable there any more, and each brand that received one is told.
+   */
+  async endFamilyOf(record: SessionRecord, reason: EndReason): Promise<number> {
+    if (!record.family) return 0;
+    const listed = await this.sessions.listForSubject(record.sub);
+    return this.endListed(
+      listed.filter((s) => s.record.family === record.family),
+      reason,
+    );
+  }
+
   /** Every session started in one IdP session (back-channel logout by sid). */
   async endByIdpSid(sid: string, reason: EndReason): Promise<number> {
     return this.endListed(await this.sessions.listForIdpSid(sid), reason);
@@ -97,20 +113,6 @@ export class SessionEnding {
     return ended;
   }
 
-  /**
-   * A failed revocation must not keep the session alive here. When the IdP did not answer, the token
-   * is revoked later from the durable queue (issue 31 item 3); a refusal is only logged.
-   */
-  private async revoke(refreshToken: string): Promise<void> {
-    await this.oidc.revoke(refreshToken).catch(async (error: unknown) => {
-      this.logger.warn(
-        { err: error instanceof Error ? error.message : 'revoke failed' },
-        'refresh token revocation failed',
-      );
-      if (error instanceof IdpError && error.outage) await this.revocations.add(refreshToken);
-    });
-  }
-
   private async afterEnd(record: SessionRecord, reason: EndReason): Promise<void> {
     this.logger.info({ event: 'session-ended', reason, brand: record.brand }, 'session ended');
     // The session's own refresh token always goes. The grants it handed to brands (issue 31 item 4)
@@ -120,14 +122,18 @@ export class SessionEnding {
     const handedOver = signedOut ? (record.tokens.handedOver ?? []) : [];
     // Issue 32 item 2: the access tokens handed to brands from this sign-in sign nobody in any more.
     if (signedOut) await this.handed.familyEnded(record.family);
-    for (const refreshToken of [record.tokens.refreshToken, ...handedOver]) {
-      if (refreshToken) await this.revoke(refreshToken);
+    if (record.tokens.refreshToken) await this.revocations.revoke(record.tokens.refreshToken);
+    // Each brand's grant with the brand's own client (issue 49 item 3).
+    for (const grant of handedOver) {
+      if (typeof grant === 'string') await this.revocations.revoke(grant);
+      else await this.revocations.revoke(grant.refreshToken, grant.brand);
     }
     // A browser that signs in again has not signed out: its brands are not told (the new sign-in may
     // even continue the same IdP session); only the old refresh token goes.
     if (reason === 'signed-in-again') return;
-    for (const notifier of this.notifiers) {
-      notifier.sessionEnded({ sub: record.sub, ...(record.idpSid ? { sid: record.idpSid } : {}) });
-    }
+    // Issue 49 item 5: only the brands this session handed something to are told.
+    const owed = owedLogouts(record);
+    if (owed.length === 0) return;
+    for (const notifier of this.notifiers) notifier.sessionEnded({ sub: record.sub, owed });
   }
 }

@@ -11,6 +11,7 @@ import { TokenVault } from '../store/token-vault';
 import { AccountSummaries } from './account-summaries';
 import { RevocationQueue } from './revocation-queue';
 import { HandedTokens } from './handed-tokens';
+import { BrandGrants } from './brand-grants';
 import { createSessionStore } from '../store/create-session-store';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
 
@@ -23,6 +24,7 @@ const SESSION_PROVIDERS = [
   AccountSummaries,
   RevocationQueue,
   HandedTokens,
+  BrandGrants,
 ];
 
 /**

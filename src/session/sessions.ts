@@ -12,14 +12,30 @@ import type { AccountSummary } from '../shared/landing';
 
 export type { TokenSet } from '../oidc/oidc-client';
 
+/**
+ * A grant handed to a brand from a session (issue 31 item 4): its refresh token, issued to the brand's
+ * own client (issue 49 item 3), so revoked with the brand's credentials.
+ */
+export interface HandedGrant {
+  readonly brand: Brand;
+  readonly refreshToken: string;
+}
+
 /** A session's tokens, sealed together at rest. */
 export interface SessionTokens extends TokenSet {
   /**
-   * The refresh tokens of the grants this session handed to brands (issue 31 item 4: each brand hop
-   * gets a grant of its own). Not this session's to use; revoked with it when the collector signs
-   * out (src/session/session-ending.ts). The latest few are kept.
+   * The grants handed to brands from this session (each brand hop gets a grant of its own). Not this
+   * session's to use; revoked with it when the collector signs out (src/session/session-ending.ts).
+   * The latest few are kept. A bare string is a refresh token handed over before issue 49, issued to
+   * this service's own client.
    */
-  readonly handedOver?: readonly string[];
+  readonly handedOver?: readonly (HandedGrant | string)[];
+  /**
+   * The id this session was handed to its brand as (`si`, §4 step 6), when it was: the `sid` of the
+   * logout token that brand is owed when the session ends (issue 49 item 5). Sealed with the tokens,
+   * since the store otherwise holds only the id's HMAC.
+   */
+  readonly handedAs?: string;
 }
 
 /** How many handed-over refresh tokens a session remembers. */
@@ -104,6 +120,11 @@ export interface CreateOptions {
    * up year-long sessions (one collector had reached 116).
    */
   readonly supersede?: boolean;
+  /**
+   * The session is handed to its brand as `si` (§4 step 6): its id is kept, sealed, for the `sid` of
+   * that brand's logout token (issue 49 item 5).
+   */
+  readonly handedToBrand?: boolean;
   /**
    * Writes that belong to the same decision as the new session (a brand hop's pending grant, which
    * names it), committed in the same batch: both are kept or neither, and the hop pays one commit.
@@ -278,6 +299,7 @@ export class Sessions {
     ];
     const stored: SessionRecord = {
       ...record,
+      ...(options.handedToBrand ? { tokens: { ...record.tokens, handedAs: id } } : {}),
       signedInAt: record.signedInAt ?? now,
       createdAt: now,
       lastUsedAt: now,
@@ -385,11 +407,11 @@ export class Sessions {
     return updated;
   }
 
-  /** Remembers a refresh token handed to a brand from this session (issue 31 item 4). */
-  async recordHandedOver(id: string, refreshToken: string): Promise<void> {
+  /** Remembers a grant handed to a brand from this session (issue 31 item 4). */
+  async recordHandedOver(id: string, grant: HandedGrant): Promise<void> {
     const record = await this.get(id);
     if (!record) return;
-    const handedOver = [...(record.tokens.handedOver ?? []), refreshToken].slice(-MAX_HANDED_OVER);
+    const handedOver = [...(record.tokens.handedOver ?? []), grant].slice(-MAX_HANDED_OVER);
     await this.updateTokens(id, { ...record.tokens, handedOver }, record.lastUsedAt);
   }
 

@@ -88,13 +88,14 @@ export class TokenRefresher {
       try {
         const tokens = await this.oidc.refresh(current.tokens.refreshToken);
         const next: SessionTokens = {
+          // What the session handed to brands stays (handedOver, handedAs).
+          ...current.tokens,
           accessToken: tokens.accessToken,
           refreshToken: tokens.refreshToken ?? current.tokens.refreshToken,
           ...((tokens.idToken ?? current.tokens.idToken)
             ? { idToken: tokens.idToken ?? current.tokens.idToken }
             : {}),
           expiresAt: tokens.expiresAt,
-          ...(current.tokens.handedOver ? { handedOver: current.tokens.handedOver } : {}),
         };
         const updated = await this.sessions.updateTokens(
           sessionId,

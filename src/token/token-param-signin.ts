@@ -78,7 +78,7 @@ type Refusal = 'other-client' | 'expired' | 'no-subject' | HandedTokenRefusal;
 const REFUSALS: Readonly<Record<Refusal, string>> = {
   'other-client': 'access token was issued to another client',
   expired: TOKEN_PROBLEM_MESSAGES.expired,
-  'no-subject': 'access token names no subject',
+  'no-subject': 'access token names no user id (uid)',
   'already-used': 'access token has already signed a browser in',
   'session-ended': 'access token comes from a sign-in the collector has signed out of',
 };
@@ -94,10 +94,11 @@ const REFUSALS: Readonly<Record<Refusal, string>> = {
  *   sessionTtlSeconds, token-refresher.ts); the shell then sends the collector through the IdP again.
  * - Valid means: TokenVerifier's checks (signature against the IdP's JWKS, RS256, issuer, audience
  *   `api://default`, expiry, claims), not yet expired without the verifier's clock tolerance (a
- *   session cannot start already over), issued to this service's own client (`cid`): Okta's default
- *   authorization server issues `api://default` tokens to every application of the organisation, and
- *   a token another application obtained must not become a session here. The brands' `t` (§4 After
- *   login step 6) is this client's token.
+ *   session cannot start already over), issued (`cid`) to this service's own client or to a brand's
+ *   (BRAND_CLIENTS): Okta's default authorization server issues `api://default` tokens to every
+ *   application of the organisation, and a token another application obtained must not become a
+ *   session here. The `t` a brand received (§4 After login step 6) was issued to its own client
+ *   (issue 49 item 3), so it still signs the collector in when the brand hands it back.
  * - With a live session, `t` changes nothing. A `t` of another collector than the signed-in one is
  *   ignored and logged as a warning (with both public collector ids, never the token).
  * - Only a top-level navigation takes `t` (Sec-Fetch-Mode, Sec-Fetch-Dest): a cross-site image, fetch
@@ -116,6 +117,9 @@ const REFUSALS: Readonly<Record<Refusal, string>> = {
  */
 @Injectable()
 export class TokenParamSignin {
+  /** The clients whose tokens may sign a collector in: this service's and the brands'. */
+  private readonly ownClients: ReadonlySet<string>;
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly verifier: TokenVerifier,
@@ -129,6 +133,10 @@ export class TokenParamSignin {
     vault: TokenVault,
   ) {
     this.logger.setContext(TokenParamSignin.name);
+    this.ownClients = new Set([
+      config.idp.clientId,
+      ...Object.values(config.brandClients).map((c) => c.clientId),
+    ]);
     this.offers = new OneTimeStore<TokenOffer>(
       store,
       'token-offer',
@@ -282,7 +290,7 @@ export class TokenParamSignin {
     claims: AccessTokenClaims,
     subject: string | undefined,
   ): Exclude<Refusal, HandedTokenRefusal> | undefined {
-    if (claims.cid !== this.config.idp.clientId) return 'other-client';
+    if (!this.ownClients.has(claims.cid)) return 'other-client';
     if (claims.exp <= Date.now() / 1000) return 'expired';
     if (subject === undefined) return 'no-subject';
     return undefined;
@@ -340,13 +348,14 @@ export class TokenParamSignin {
 }
 
 /**
- * The collector a token names as the session records them: the ID token's `sub`. Okta's access
- * tokens carry the user's id as `uid` (their `sub` is the login name); the embedded IdP's `sub` is
- * the id itself. So the session is listed, signed out everywhere and ended by back-channel logout
- * with the collector's other sessions.
+ * The collector a token names as the session records them: the ID token's `sub`, the user id. Access
+ * tokens carry it as `uid`, Okta's and the embedded IdP's alike; their `sub` is the login (Okta's
+ * "Tokens and claims", issue 49 item 2, docs/brand-contract.md). So the session is listed, signed out
+ * everywhere and ended by back-channel logout with the collector's other sessions. A token without
+ * `uid` names no one: keying its session on the login would set it apart from all of them.
  */
 function subjectOf(claims: AccessTokenClaims): string | undefined {
-  const id = typeof claims.uid === 'string' ? claims.uid : claims.sub;
+  const id = claims.uid;
   return typeof id === 'string' && id !== '' && id.length <= 256 ? id : undefined;
 }
 

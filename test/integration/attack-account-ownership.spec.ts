@@ -4,7 +4,7 @@ import { AccountStore } from '../../src/idp/accounts/account-store';
 import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import { Browser, BrowserResponse } from '../support/browser';
 import { buildApp, removeBuild, startProcessApp } from '../support/process-app';
-import { EMAIL, locationOf, serviceClient, signInVia } from '../support/signin-journey';
+import { EMAIL, locationOf, brandClient, signInVia } from '../support/signin-journey';
 import {
   SigninDriver,
   StepResult,
@@ -221,7 +221,8 @@ describe('attack: a password someone else knew, after a reset (issue 15 item 2, 
       const { landing } = await signInVia(t, old, 'b=psa', { email });
       const rt = locationOf(landing).searchParams.get('rt') ?? '';
       expect(rt).not.toBe('');
-      const oidc = await serviceClient(t);
+      // psa's own grant (issue 49 item 3): introspected and refreshed as psa.
+      const oidc = await brandClient(t, 'psa');
       expect((await client.tokenIntrospection(oidc, rt)).active).toBe(true);
       expect((await old.get(`${t.url}/collection`)).status).toBe(200);
 

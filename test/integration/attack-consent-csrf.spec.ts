@@ -21,7 +21,9 @@ const brandPage = () => `${t.config.http.publicUrl}/demo/brand/psa`;
 async function signedIn(): Promise<{ browser: NavigatingBrowser; sub: string }> {
   const browser = new NavigatingBrowser();
   const { landing } = await signInVia(t, browser, 'b=psa');
-  const sub = decodeJwt(locationOf(landing).searchParams.get('t') ?? '').sub ?? '';
+  // The user id, `uid` in an access token (its `sub` is the login: issue 49 item 2).
+  const { uid } = decodeJwt(locationOf(landing).searchParams.get('t') ?? '');
+  const sub = typeof uid === 'string' ? uid : '';
   expect(sub).not.toBe('');
   return { browser, sub };
 }

@@ -5,6 +5,7 @@ import { Browser } from '../support/browser';
 import { startRedis, type RunningRedis } from '../support/redis-server';
 import {
   locationOf,
+  brandClient,
   serviceClient,
   signInVia,
   throughBrandGrant,
@@ -118,7 +119,9 @@ describe('sessions have an end (ASVS 5.0 7.3.1, 7.3.2)', () => {
       });
       expect((await client.tokenIntrospection(oidc, web.sessionRt)).active).toBe(false);
       // The brand's own grant outlives a lapse here (issue 31 item 4): the collector did not sign out.
-      expect((await client.tokenIntrospection(oidc, web.rt)).active).toBe(true);
+      // It was issued to psa's client (issue 49 item 3): only psa's credentials can introspect it.
+      const psa = await brandClient(t, 'psa');
+      expect((await client.tokenIntrospection(psa, web.rt)).active).toBe(true);
     } finally {
       await t.close();
     }
@@ -159,11 +162,12 @@ describe('sessions have an end (ASVS 5.0 7.3.1, 7.3.2)', () => {
     }
   }, 60_000);
 
-  it('signing in again revokes the previous session’s refresh token', async () => {
+  it('signing in again revokes the previous session’s refresh token, and the brand’s earlier grant once it receives a new one (issue 49 item 4)', async () => {
     const t = await startTestApp(LIMITS);
     try {
       const first = await signedInAtPsa(t);
       const oidc = await serviceClient(t);
+      const psa = await brandClient(t, 'psa');
       // Back through the IdP's steps while signed in (§4 after-login step 3): a new authentication.
       const again = await first.browser.get(`${t.url}/signin?b=psa&returnToSignIn=true`);
       const callback = await throughIdp(first.browser, again);
@@ -174,9 +178,13 @@ describe('sessions have an end (ASVS 5.0 7.3.1, 7.3.2)', () => {
       expect(rt).not.toBe('');
       expect(rt).not.toBe(first.rt);
       expect((await client.tokenIntrospection(oidc, first.sessionRt)).active).toBe(false);
-      expect((await client.tokenIntrospection(oidc, rt)).active).toBe(true);
-      // What psa received before is psa's own grant: a new sign-in here does not sign psa out.
-      expect((await client.tokenIntrospection(oidc, first.rt)).active).toBe(true);
+      expect((await client.tokenIntrospection(psa, rt)).active).toBe(true);
+      // psa received new tokens in this browser: the grant it received here before is revoked, with
+      // psa's own credentials (it was issued to psa's client), so one grant per brand stays live.
+      expect((await client.tokenIntrospection(psa, first.rt)).active).toBe(false);
+      await expect(client.refreshTokenGrant(psa, first.rt)).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
     } finally {
       await t.close();
     }

@@ -1,6 +1,7 @@
 import {
   SignJWT,
   createLocalJWKSet,
+  decodeJwt,
   decodeProtectedHeader,
   importJWK,
   jwtVerify,
@@ -16,8 +17,8 @@ import { IDP_STATE_STORE } from '../../src/idp/provider/idp-state-store';
 import { SigningKeys } from '../../src/idp/provider/signing-keys';
 import { SESSION_STORE, type SessionStore } from '../../src/store/session-store';
 import { Sessions } from '../../src/session/sessions';
-import { Browser } from '../support/browser';
-import { jarCookie, signInVia } from '../support/signin-journey';
+import { Browser, BrowserResponse } from '../support/browser';
+import { jarCookie, locationOf, signInVia, throughBrandGrant } from '../support/signin-journey';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /** A brand's back-channel endpoint, played by a small local server: it answers with `statuses` in turn. */
@@ -65,13 +66,16 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
   const psa = new BrandEndpoint([503, 200]);
   const pcgs = new BrandEndpoint([200]);
   const refusing = new BrandEndpoint([400]);
+  /** A brand that registered an endpoint, but that these collectors never came through. */
+  const bystander = new BrandEndpoint([200]);
   let jwks: ReturnType<typeof createLocalJWKSet>;
 
   beforeAll(async () => {
     const uris = {
       psa: await psa.start(),
       pcgs: await pcgs.start(),
-      goldin: await refusing.start(),
+      psajapan: await refusing.start(),
+      lbe: await bystander.start(),
     };
     t = await startTestApp({
       BACKCHANNEL_LOGOUT_URIS: JSON.stringify(uris),
@@ -83,16 +87,25 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
   }, 60_000);
   afterAll(async () => {
     await t.close();
-    await Promise.all([psa.stop(), pcgs.stop(), refusing.stop()]);
+    await Promise.all([psa.stop(), pcgs.stop(), refusing.stop(), bystander.stop()]);
   });
 
-  async function signedIn() {
+  /** The `si` a brand received on its redirect, and its `t`. */
+  function received(res: BrowserResponse): { si: string; t: string } {
+    const target = locationOf(res);
+    return {
+      si: target.searchParams.get('si') ?? '',
+      t: target.searchParams.get('t') ?? '',
+    };
+  }
+
+  async function signedIn(brand = 'collectors') {
     const browser = new Browser();
-    await signInVia(t, browser, 'b=collectors');
+    const { landing } = await signInVia(t, browser, `b=${brand}`);
     const sessionId = (await jarCookie(browser, t.url, 'sessionId')) ?? '';
     const record = await t.app.get(Sessions).get(sessionId);
     if (!record) throw new Error('no session');
-    return { browser, sessionId, record };
+    return { browser, sessionId, record, landing };
   }
 
   async function verified(token: string, audience: string) {
@@ -105,60 +118,86 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
     return payload;
   }
 
-  it('sign-out sends every registered brand a signed logout token, retrying a failing one', async () => {
-    const { browser, record } = await signedIn();
+  const clientOf = (brand: 'psa' | 'pcgs' | 'psajapan') =>
+    t.config.brandClients[brand]?.clientId ?? 'no client';
+
+  it('sign-out tells each brand the sign-in handed a session to, with its si; none other (issue 49 item 5)', async () => {
     const before = {
       psa: psa.tokens.length,
       pcgs: pcgs.tokens.length,
-      goldin: refusing.tokens.length,
+      psajapan: refusing.tokens.length,
+      lbe: bystander.tokens.length,
     };
+    // psa first, then two signed-in hops: each brand receives a session (si) of the one sign-in.
+    const { browser, record, landing } = await signedIn('psa');
+    const atPsa = received(landing);
+    const atPcgs = received(
+      await throughBrandGrant(browser, await browser.get(`${t.url}/signin?b=pcgs`)),
+    );
+    const atJapan = received(
+      await throughBrandGrant(browser, await browser.get(`${t.url}/signin?b=psajapan`)),
+    );
+    expect(new Set([atPsa.si, atPcgs.si, atJapan.si]).size).toBe(3);
     await browser.get(`${t.url}/logout/collectorsid?b=psa`);
 
     const pcgsToken = await until(() => pcgs.tokens[before.pcgs]);
-    const claims = await verified(pcgsToken, t.config.brandClients.pcgs?.clientId ?? 'pcgs');
-    expect(claims).toMatchObject({ sub: record.sub, sid: record.idpSid });
+    const claims = await verified(pcgsToken, clientOf('pcgs'));
+    // The collector's user id as sub, the si pcgs received as sid.
+    expect(claims).toMatchObject({ sub: record.sub, sid: atPcgs.si });
+    // Issue 49 item 2: the logout token's sub is the user id, the `uid` of the `t` the brand got
+    // (whose own `sub` is the login).
+    expect(decodeJwt(atPcgs.t)).toMatchObject({ uid: claims.sub, sub: 'collector@example.com' });
     expect(claims.events).toEqual({ [BACKCHANNEL_LOGOUT_EVENT]: {} });
     expect(claims.nonce).toBeUndefined();
     expect(typeof claims.jti).toBe('string');
-    expect(record.idpSid).toEqual(expect.any(String));
 
-    // psa answered 503 first: a second attempt, with the same jti.
+    // psa answered 503 first: a second attempt of the same token's jti, with psa's si.
     await until(() => (psa.tokens.length >= before.psa + 2 ? true : undefined));
     const [first, second] = await Promise.all(
-      psa.tokens
-        .slice(before.psa, before.psa + 2)
-        .map((tok) => verified(tok, t.config.brandClients.psa?.clientId ?? 'psa')),
+      psa.tokens.slice(before.psa, before.psa + 2).map((tok) => verified(tok, clientOf('psa'))),
     );
     expect(first?.jti).toBe(second?.jti);
-    expect(first?.jti).toBe(claims.jti);
+    expect(first).toMatchObject({ sub: record.sub, sid: atPsa.si });
 
-    // goldin refused the token (400): no retry.
-    await until(() => refusing.tokens[before.goldin]);
+    // psajapan refused the token (400): no retry.
+    const refused = await until(() => refusing.tokens[before.psajapan]);
+    expect(await verified(refused, clientOf('psajapan'))).toMatchObject({ sid: atJapan.si });
 
     // Each brand's delivery is recorded under the jti.
     const store = t.app.get<SessionStore>(SESSION_STORE);
     const recorded = await until(() => store.get(`backchannel-delivery:${String(claims.jti)}`));
-    const outcomes = (
-      JSON.parse(recorded) as {
-        outcomes: { brand: string; delivered: boolean; attempts: number; status?: number }[];
-      }
-    ).outcomes;
-    expect(outcomes).toEqual(
-      expect.arrayContaining([
-        { brand: 'psa', delivered: true, attempts: 2, status: 200 },
-        { brand: 'pcgs', delivered: true, attempts: 1, status: 200 },
-        { brand: 'goldin', delivered: false, attempts: 1, status: 400 },
-      ]),
+    expect(JSON.parse(recorded)).toMatchObject({
+      outcomes: [{ brand: 'pcgs', delivered: true, attempts: 1, status: 200 }],
+    });
+    await until(() =>
+      t.logs.records.some((r) => r.msg === 'logout delivered' && r.brand === 'psa')
+        ? true
+        : undefined,
     );
-    expect(refusing.tokens.length).toBe(before.goldin + 1);
-    expect(t.logs.records.some((r) => r.msg === 'logout delivered' && r.brand === 'psa')).toBe(
-      true,
-    );
+    expect(refusing.tokens.length).toBe(before.psajapan + 1);
+    // lbe registered an endpoint, but this sign-in handed it nothing.
+    expect(bystander.tokens.length).toBe(before.lbe);
     expect(JSON.stringify(t.logs.records)).not.toContain(pcgsToken);
   }, 60_000);
 
+  it('a collector who never came through a brand sends it nothing (issue 49 item 5)', async () => {
+    const before = [psa, pcgs, refusing, bystander].map((b) => b.tokens.length);
+    const { browser } = await signedIn('collectors');
+    await browser.get(`${t.url}/logout/collectorsid`);
+    // Another sign-out that does notify (pcgs) comes after: by then nothing came for the first.
+    const other = await signedIn('pcgs');
+    await other.browser.get(`${t.url}/logout/collectorsid?b=pcgs`);
+    await until(() => pcgs.tokens[before[1] ?? 0]);
+    expect([psa, pcgs, refusing, bystander].map((b) => b.tokens.length)).toEqual([
+      before[0],
+      (before[1] ?? 0) + 1,
+      before[2],
+      before[3],
+    ]);
+  }, 60_000);
+
   it('accepts the IdP’s logout token and ends the sessions of that IdP session', async () => {
-    const { browser, sessionId, record } = await signedIn();
+    const { browser, sessionId, record, landing } = await signedIn('pcgs');
     const before = pcgs.tokens.length;
     // The collector ends the IdP session directly (e.g. from another app): the IdP tells this service.
     const endSession = new URL(`${t.config.idp.issuer}/v1/logout`);
@@ -169,14 +208,17 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
     await browser.post(new URL(form?.[1] ?? '', endSession).href, { xsrf, logout: 'yes' });
 
     await until(async () => ((await t.app.get(Sessions).get(sessionId)) ? undefined : true));
-    expect(t.logs.records.some((r) => r.msg === 'logout token accepted' && r.ended === 1)).toBe(
-      true,
-    );
-    // ...and passes it on to the brands.
+    expect(
+      t.logs.records.some(
+        (r) => r.msg === 'logout token accepted' && typeof r.ended === 'number' && r.ended >= 1,
+      ),
+    ).toBe(true);
+    // ...and passes it on to the brand that received the session, naming the si it received.
     const token = await until(() => pcgs.tokens[before]);
-    expect((await verified(token, t.config.brandClients.pcgs?.clientId ?? 'pcgs')).sub).toBe(
-      record.sub,
-    );
+    expect(await verified(token, clientOf('pcgs'))).toMatchObject({
+      sub: record.sub,
+      sid: received(landing).si,
+    });
     const collection = await browser.get(`${t.url}/collection`);
     expect(collection.status).toBe(302);
   }, 60_000);

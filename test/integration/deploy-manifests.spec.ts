@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { parseConfig, type RawEnv } from '../../src/config/config.schema';
 import { ROUTES } from '../../src/shared/routes';
+import { productionEnv } from '../support/test-config';
 
 /**
  * Issue 17 item 3: the deployment manifests in deploy/. No container engine runs here, so they are
@@ -110,6 +111,7 @@ describe('deploy/ manifests', () => {
       IDP_CLIENT_SECRET: 'c'.repeat(48),
       TOKEN_ENCRYPTION_KEYS: `prod-1:${key}`,
       REDIS_URL: 'rediss://:p@redis.collectors.internal:6380',
+      BRAND_CLIENTS: productionEnv().BRAND_CLIENTS,
     });
     expect(config.env).toBe('prod');
     expect(config.sessionStore.kind).toBe('redis');
@@ -123,7 +125,12 @@ describe('deploy/ manifests', () => {
     } catch (error) {
       message = String(error);
     }
-    for (const key of ['SESSION_SECRET', 'IDP_CLIENT_SECRET', 'TOKEN_ENCRYPTION_KEYS'])
+    for (const key of [
+      'SESSION_SECRET',
+      'IDP_CLIENT_SECRET',
+      'TOKEN_ENCRYPTION_KEYS',
+      'BRAND_CLIENTS.psa',
+    ])
       expect(message).toContain(`- ${key}:`);
   });
 

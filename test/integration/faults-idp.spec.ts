@@ -1,5 +1,6 @@
 import * as net from 'node:net';
 import { DEVELOPER_SECRETS, EMBEDDED_CLIENT_ID } from '../../src/config/config.schema';
+import { developerBrandClients } from '../../src/config/env-vars';
 import { Sessions } from '../../src/session/sessions';
 import { Browser, BrowserResponse } from '../support/browser';
 import { freePort } from '../support/free-port';
@@ -20,6 +21,7 @@ const externalIdp = (issuerPort: number) => ({
   IDP_ISSUER: `http://localhost:${issuerPort}/oauth2/default`,
   IDP_CLIENT_ID: EMBEDDED_CLIENT_ID,
   IDP_CLIENT_SECRET: DEVELOPER_SECRETS.IDP_CLIENT_SECRET,
+  BRAND_CLIENTS: JSON.stringify(developerBrandClients()),
 });
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {

@@ -277,6 +277,7 @@ describe('without the embedded IdP', () => {
       IDP_ISSUER: 'https://login.example.com/oauth2/default',
       IDP_CLIENT_ID: 'x',
       IDP_CLIENT_SECRET: 'y',
+      BRAND_CLIENTS: '{}',
     });
     try {
       await request(t.url).get('/idp/outbox').expect(404);
@@ -331,6 +332,7 @@ describe('readiness with an external IdP', () => {
       IDP_ISSUER: `http://127.0.0.1:${idp.port}/oauth2/default`,
       IDP_CLIENT_ID: 'x',
       IDP_CLIENT_SECRET: 'y',
+      BRAND_CLIENTS: '{}',
     });
     try {
       const up = await request(t.url).get('/readyz').expect(200);
@@ -358,6 +360,7 @@ describe('readiness with an external IdP', () => {
       IDP_ISSUER: `http://127.0.0.1:${idp.port}/oauth2/default`,
       IDP_CLIENT_ID: 'x',
       IDP_CLIENT_SECRET: 'y',
+      BRAND_CLIENTS: '{}',
     });
     try {
       await request(t.url).get('/readyz').expect(200);

@@ -71,13 +71,17 @@ describe('embedded IdP: the OpenID Connect cycle with openid-client', () => {
       NavisionId: expect.stringMatching(/^C\d{8}$/),
     });
     expect(payload.scp).toEqual(expect.arrayContaining(['openid', 'customer', 'offline_access']));
-    expect(typeof payload.sub).toBe('string');
+    // Okta's "Tokens and claims" (issue 49 item 2): the access token's sub is the login, uid the
+    // user id, which is the ID token's sub.
+    expect(payload.sub).toBe('collector@example.com');
+    expect(payload.uid).toEqual(expect.any(String));
+    expect(payload.uid).not.toBe(payload.sub);
     expect(typeof payload.exp).toBe('number');
 
     // ID token with the account flags the shell needs.
     const claims = tokens.claims();
     expect(claims).toMatchObject({
-      sub: payload.sub,
+      sub: payload.uid,
       isMigrating: false,
       setupMfa: false,
       showSurvey: false,
@@ -310,7 +314,10 @@ describe('embedded IdP: the OpenID Connect cycle with openid-client', () => {
     oidc = await discover(t.config.idp.issuer, t.config.idp.clientId, t.config.idp.clientSecret);
     expect(await (await fetch(oidc.serverMetadata().jwks_uri ?? '')).json()).toEqual(keysBefore);
     const refreshed = await client.refreshTokenGrant(oidc, tokens.refresh_token ?? '');
-    expect(decodeJwt(refreshed.access_token).sub).toBe(decodeJwt(tokens.access_token).sub);
+    expect(decodeJwt(refreshed.access_token)).toMatchObject({
+      sub: decodeJwt(tokens.access_token).sub,
+      uid: decodeJwt(tokens.access_token).uid,
+    });
     // The IdP session survived too: a silent request gets a code.
     const silent = await startAuthorization(oidc, redirectUri, { prompt: 'none' });
     const answer = await untilRedirect(browser, await browser.get(silent.url.href), redirectUri);

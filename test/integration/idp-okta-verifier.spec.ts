@@ -1,5 +1,5 @@
 import OktaJwtVerifier from '@okta/jwt-verifier';
-import { decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { Browser } from '../support/browser';
 import { locationOf, signInVia } from '../support/signin-journey';
 import { useTestApp } from '../support/test-app';
@@ -17,10 +17,12 @@ beforeAll(async () => {
 }, 60_000);
 
 it('a brand’s t verifies with @okta/jwt-verifier: issuer, audience, client id, signature, expiry', async () => {
+  // Issued to psa's own client (issue 49 item 3): psa asserts its own client id.
+  const psa = t.config.brandClients.psa?.clientId ?? '';
   const verifier = new OktaJwtVerifier({
     issuer: t.config.idp.issuer,
-    clientId: t.config.idp.clientId,
-    assertClaims: { cid: t.config.idp.clientId },
+    clientId: psa,
+    assertClaims: { cid: psa },
     // The embedded IdP of local and dev answers over plain HTTP on localhost.
     testing: { disableHttpsCheck: true },
   });
@@ -28,7 +30,7 @@ it('a brand’s t verifies with @okta/jwt-verifier: issuer, audience, client id,
   expect(jwt.claims).toMatchObject({
     iss: t.config.idp.issuer,
     aud: 'api://default',
-    cid: t.config.idp.clientId,
+    cid: psa,
     CollectorsId: 100001,
   });
   // The verifier refuses what it should: another audience.
@@ -43,8 +45,9 @@ it('its userinfo answers the brand’s t with the collector’s claims (a 500 be
   });
   expect(res.status).toBe(200);
   expect(res.headers.get('cache-control')).toBe('no-store');
+  // Its sub is the user id: the token's uid, not the token's sub (the login: issue 49 item 2).
   expect(await res.json()).toMatchObject({
-    sub: expect.any(String),
+    sub: decodeJwt(token).uid,
     CollectorsId: 100001,
     email: 'collector@example.com',
   });

@@ -123,7 +123,8 @@ describe('`t` on a page signs in (issue 14 item 7)', () => {
       expect(record).toMatchObject({
         startedBy: 'handed-over-token',
         collectorsId: claims.CollectorsId,
-        sub: claims.sub,
+        // The user id the token names as `uid` (its `sub` is the login: issue 49 item 2).
+        sub: claims.uid,
         tokens: { accessToken: token, expiresAt: claims.exp },
       });
       expect(record?.tokens.refreshToken).toBeUndefined();
@@ -321,11 +322,17 @@ describe('attack: a forged, unsigned, expired, foreign or mistyped t signs nobod
         .setProtectedHeader({ alg: 'RS256', typ, kid: jwk.kid })
         .sign(idpKey);
     const { sub: _sub, ...withoutSub } = claims;
+    const { uid: _uid, ...withoutUid } = claims;
     bad.set('typ logout+jwt', { token: await typed('logout+jwt'), reason: 'invalid' });
     bad.set('typ JWT', { token: await typed('JWT'), reason: 'invalid' });
     bad.set('no sub', {
       token: await new SignJWT(withoutSub).setProtectedHeader(header).sign(idpKey),
       reason: 'invalid',
+    });
+    // Issue 49 item 2: the user id is the only collector key; `sub` is the login.
+    bad.set('no uid', {
+      token: await new SignJWT(withoutUid).setProtectedHeader(header).sign(idpKey),
+      reason: 'no-subject',
     });
     bad.set('iat in the future', { token: await signed({ iat: now + 3600 }), reason: 'invalid' });
     bad.set('exp 1e308', { token: await signed({ exp: 1e308 }), reason: 'invalid' });
@@ -365,6 +372,7 @@ describe('attack: a forged, unsigned, expired, foreign or mistyped t signs nobod
     'typ logout+jwt',
     'typ JWT',
     'no sub',
+    'no uid',
     'iat in the future',
     'exp 1e308',
     'a lifetime over the maximum',

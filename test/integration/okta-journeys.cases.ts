@@ -113,7 +113,8 @@ export function oktaJourneys(runtime: () => Runtime): void {
         jti: expect.any(String),
         iss: stack.idp.issuer,
         aud: 'api://default',
-        cid: '0oa-signon-qa',
+        // Issued to psa's own client (issue 49 item 3), yet it still signs the collector in here.
+        cid: '0oa-psa-qa',
         uid: OKTA_USERS.plain.uid,
         scp: expect.arrayContaining(['customer']),
         auth_time: expect.any(Number),

@@ -4,6 +4,7 @@ import {
   OKTA_USERS,
   OktaStack,
   SERVICE_CLIENT,
+  BRAND_CLIENTS,
   signInThroughOkta,
   startOktaStack,
 } from '../support/okta-stack';
@@ -108,15 +109,19 @@ export function oktaRefresh(runtime: () => Runtime): void {
     );
   });
 
-  /** The brand's refresh at Okta's token endpoint with the `rt` it received, as the issue's trial did. */
+  /**
+   * The brand's refresh at Okta's token endpoint with the `rt` it received, with the brand's own
+   * credentials (issue 49 item 3: no brand holds this service's).
+   */
   async function brandRefresh(
     rt: string,
+    credentials: { clientId: string; clientSecret: string } = BRAND_CLIENTS.psa ?? SERVICE_CLIENT,
   ): Promise<{ status: number; body: Record<string, string> }> {
     const res = await trustingFetch(`${stack.idp.issuer}/v1/token`, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
-        authorization: basicAuth(SERVICE_CLIENT.clientId, SERVICE_CLIENT.clientSecret),
+        authorization: basicAuth(credentials.clientId, credentials.clientSecret),
       },
       body: new URLSearchParams({
         grant_type: 'refresh_token',
@@ -132,6 +137,11 @@ export function oktaRefresh(runtime: () => Runtime): void {
       const { browser, landed } = await signInThroughOkta(stack, OKTA_USERS.plain, 'b=psa');
       const target = new URL(landed.headers.get('location') ?? '');
       let rt = target.searchParams.get('rt') ?? '';
+      // Issue 49 item 3: issued to psa's own client, so this service's credentials cannot use it.
+      expect(decodeJwt(target.searchParams.get('t') ?? '').cid).toBe(BRAND_CLIENTS.psa?.clientId);
+      const foreign = await brandRefresh(rt, SERVICE_CLIENT);
+      expect(foreign.status).toBe(400);
+      expect(foreign.body.error).toBe('invalid_grant');
       for (let i = 0; i < 2; i++) {
         const refreshed = await brandRefresh(rt);
         expect(refreshed.status).toBe(200);
@@ -168,6 +178,12 @@ export function oktaRefresh(runtime: () => Runtime): void {
       expect(decodeJwt(second.searchParams.get('t') ?? '')).toMatchObject({
         uid: OKTA_USERS.plain.uid,
       });
+      // Issue 49 item 4: one live grant per brand per browser: psa's earlier rt is revoked.
+      await eventually('the earlier grant is revoked', async () => {
+        const refused = await brandRefresh(first ?? '');
+        return refused.status === 400 && refused.body.error === 'invalid_grant';
+      });
+      expect((await brandRefresh(second.searchParams.get('rt') ?? '')).status).toBe(200);
     });
   });
 }

@@ -24,6 +24,7 @@ import {
   locationOf,
   pageText,
   serviceClient,
+  brandClient,
   setCookies,
   signInVia,
   signedOutLanding,
@@ -202,7 +203,8 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         const grant = locationOf(first);
         expect(endpointOf(grant)).toBe(authorizeEndpoint());
         expect(grant.searchParams.get('prompt')).toBe('none');
-        expect(grant.searchParams.get('client_id')).toBe(t.config.idp.clientId);
+        // Issue 49 item 3: asked by the brand's own client, so the tokens are issued to it.
+        expect(grant.searchParams.get('client_id')).toBe(t.config.brandClients.psa?.clientId);
         expect(grant.searchParams.get('code_challenge_method')).toBe('S256');
         const landing = await throughBrandGrant(browser, first);
         const target = locationOf(landing);
@@ -245,13 +247,16 @@ describe('sign-in journey over HTTP (issue 4)', () => {
           algorithms: ['RS256'],
         });
         expect(protectedHeader.alg).toBe('RS256');
-        expect(payload).toMatchObject({ cid: t.config.idp.clientId, CollectorsId: 100001 });
+        expect(payload).toMatchObject({
+          cid: t.config.brandClients.psa?.clientId,
+          CollectorsId: 100001,
+        });
 
         // The brand's refresh token is its own: not the session's (issue 31 item 4).
         const session = await t.app.get(Sessions).get(si);
         expect(session?.tokens.refreshToken).toEqual(expect.any(String));
         expect(session?.tokens.refreshToken).not.toBe(rt);
-        expect(session?.tokens.handedOver).toEqual([rt]);
+        expect(session?.tokens.handedOver).toEqual([{ brand: 'psa', refreshToken: rt }]);
 
         // The demo brand page verifies it too.
         const page = await browser.get(target.href);
@@ -422,7 +427,9 @@ describe('sign-in journey over HTTP (issue 4)', () => {
             referer: `${t.config.http.publicUrl}/demo/brand/psa`,
           }),
         );
-        const sub = decodeJwt(target.searchParams.get('t') ?? '').sub ?? '';
+        // The user id: `uid` in t (its `sub` is the login, as at Okta: issue 49 item 2).
+        const { uid } = decodeJwt(target.searchParams.get('t') ?? '');
+        const sub = typeof uid === 'string' ? uid : '';
         expect(sub).not.toBe('');
         const profile = await t.app.get(AccountProfiles).get(sub);
         expect(profile.acceptedTermsAndConditions).toBe(true);
@@ -904,8 +911,8 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         expect(final.target).toBe(BYE);
         expect(final.signedOut).toBe(true);
 
-        // The refresh token no longer works.
-        const oidc = await serviceClient(t);
+        // psa's refresh token (issued to its own client, issue 49 item 3) no longer works.
+        const oidc = await brandClient(t, 'psa');
         expect((await client.tokenIntrospection(oidc, rt)).active).toBe(false);
         await expect(client.refreshTokenGrant(oidc, rt)).rejects.toMatchObject({
           error: 'invalid_grant',

@@ -1,3 +1,4 @@
+import { REDIRECT_BRANDS } from '../../src/shared/brand';
 import { Browser, BrowserResponse } from './browser';
 import { freePort } from './free-port';
 import { IdpFault, OktaIdp, OktaUser, TEST_CA, startOktaIdp } from './okta-idp';
@@ -12,6 +13,20 @@ export const SERVICE_CLIENT = { clientId: '0oa-signon-qa', clientSecret: 'q'.rep
 export const PCGS_CLIENT = { clientId: '0oa-pcgs-qa', clientSecret: 'p'.repeat(40) };
 /** A mobile app's client: it exchanges handoff codes at this service. */
 export const PSAMOBILE_CLIENT = { clientId: '0oa-psamobile-qa', clientSecret: 'm'.repeat(40) };
+/**
+ * Every redirect brand's own client at the org (issue 49 item 3: a brand's tokens are issued to it,
+ * and qa refuses to start without one per redirect brand), pcgs and psamobile among them.
+ */
+export const BRAND_CLIENTS: Readonly<Record<string, { clientId: string; clientSecret: string }>> = {
+  ...Object.fromEntries(
+    REDIRECT_BRANDS.map((brand) => [
+      brand,
+      { clientId: `0oa-${brand}-qa`, clientSecret: `${brand}-secret-`.padEnd(40, 'b') },
+    ]),
+  ),
+  pcgs: PCGS_CLIENT,
+  psamobile: PSAMOBILE_CLIENT,
+};
 
 /** Collectors of the Okta-shaped org, one per place the org may put the §3 claims. */
 export const OKTA_USERS = {
@@ -82,8 +97,11 @@ export async function startOktaStack(
         redirectUris: [`${publicUrl}/handleloginredirect`],
         postLogoutRedirectUris: [`${publicUrl}/handlelogoutredirect`],
       },
-      { ...PCGS_CLIENT, redirectUris: [`${publicUrl}/handlebrandtokenredirect`] },
-      { ...PSAMOBILE_CLIENT, redirectUris: [`${publicUrl}/handlebrandtokenredirect`] },
+      // A brand's app lists both landings: its hop's own grant, and the brand code redirect.
+      ...Object.values(BRAND_CLIENTS).map((brand) => ({
+        ...brand,
+        redirectUris: [`${publicUrl}/handleloginredirect`, `${publicUrl}/handlebrandtokenredirect`],
+      })),
     ],
     ...(options.accessTokenTtlSeconds
       ? { accessTokenTtlSeconds: options.accessTokenTtlSeconds }
@@ -102,7 +120,7 @@ export async function startOktaStack(
         IDP_ISSUER: idp.issuer,
         IDP_CLIENT_ID: SERVICE_CLIENT.clientId,
         IDP_CLIENT_SECRET: SERVICE_CLIENT.clientSecret,
-        BRAND_CLIENTS: JSON.stringify({ pcgs: PCGS_CLIENT, psamobile: PSAMOBILE_CLIENT }),
+        BRAND_CLIENTS: JSON.stringify(BRAND_CLIENTS),
         NODE_EXTRA_CA_CERTS: TEST_CA,
         LOG_LEVEL: 'info',
         // Revocations the IdP did not take are retried soon, so a test sees it happen.

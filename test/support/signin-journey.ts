@@ -1,3 +1,4 @@
+import type { Brand } from '../../src/shared/brand';
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import * as client from 'openid-client';
@@ -239,6 +240,16 @@ export async function exchangeHandoff(
     headers: res.headers,
     json: (await res.json()) as Record<string, unknown>,
   };
+}
+
+/**
+ * openid-client configured as a brand's own client (issue 49 item 3: the tokens a brand receives are
+ * issued to it), to refresh, introspect or revoke them as that brand would.
+ */
+export function brandClient(t: TestApp, brand: Brand): Promise<client.Configuration> {
+  const credentials = t.config.brandClients[brand];
+  if (!credentials) throw new Error(`${brand} has no client`);
+  return discover(t.config.idp.issuer, credentials.clientId, credentials.clientSecret);
 }
 
 /** openid-client configured as this service's own client (to introspect or revoke its tokens). */

@@ -36,19 +36,32 @@ export interface TestApp {
 }
 
 /**
+ * A change to the parsed configuration, for what no variable can say in local and dev (a mobile app's
+ * tokenURL as qa and prod derive it, `psacard://auth/callback`). Everything built from the
+ * configuration at start (the redirect policy, the pages' CSP) sees the changed one.
+ */
+export type AdjustConfig = (config: AppConfig) => AppConfig;
+
+/**
  * The real application (real SQLite file or Redis, real i18n files, real filters) listening on a free
  * loopback port. Extra controllers let a test exercise shared machinery such as the exception filter.
  */
-export async function startTestApp(env: RawEnv = {}, controllers: Type[] = []): Promise<TestApp> {
+export async function startTestApp(
+  env: RawEnv = {},
+  controllers: Type[] = [],
+  adjustConfig: AdjustConfig = (config) => config,
+): Promise<TestApp> {
   // The public URL (and so the embedded issuer) must name the port the app really listens on.
   const port = env.PORT ? Number(env.PORT) : await freePort();
   // Journeys post many forms from one address; the rate-limit tests set their own, low limit.
-  const config = testConfig({
-    LOG_LEVEL: 'info',
-    PORT: String(port),
-    RATE_LIMIT_CREDENTIAL_POSTS: '10000/60',
-    ...env,
-  });
+  const config = adjustConfig(
+    testConfig({
+      LOG_LEVEL: 'info',
+      PORT: String(port),
+      RATE_LIMIT_CREDENTIAL_POSTS: '10000/60',
+      ...env,
+    }),
+  );
   const logs = new LogCapture();
   @Module({ imports: [AppModule.forRoot(config, { logDestination: logs })], controllers })
   class TestRootModule {}
@@ -82,10 +95,18 @@ export type TestAppEnv = RawEnv | (() => RawEnv | Promise<RawEnv>);
  * (different class objects). A start costs 0.3-0.7 s here (RSA keys, the Nest graph, the demo users
  * with their shipped hashes), about 50 s of CPU over the run's hundred starts.
  */
-export function useTestApp(env: TestAppEnv = {}, controllers: Type[] = []): TestApp {
+export function useTestApp(
+  env: TestAppEnv = {},
+  controllers: Type[] = [],
+  adjustConfig?: AdjustConfig,
+): TestApp {
   let started: TestApp | undefined;
   beforeAll(async () => {
-    started = await startTestApp(typeof env === 'function' ? await env() : env, controllers);
+    started = await startTestApp(
+      typeof env === 'function' ? await env() : env,
+      controllers,
+      adjustConfig,
+    );
   }, 60_000);
   afterAll(async () => {
     await started?.close();

@@ -51,11 +51,14 @@ export interface JwtUserinfoDeps {
  * refuses any token with an audience at userinfo and looks tokens up by their whole value (a 940-byte
  * JWT, past its store's key limit: a 500), so a brand calling userinfo with the `t` it received got a
  * server error where Okta answers with the claims. This answers a bearer JWT here: signature,
- * expiry, issuer and audience checked, the account still there, then the account's claims that the
- * token's `scp` releases. oidc-provider keeps no record of its JWT access tokens (it stores only
- * opaque ones), so like any resource server (RFC 9068 §6) this takes a valid token until its `exp`;
- * the lifetime (IDP_ACCESS_TOKEN_TTL_SECONDS) bounds it. Anything else (an opaque token, a token in
- * the body) goes on to oidc-provider's own userinfo.
+ * expiry, issuer and audience checked, the account its `uid` names still there, then the account's
+ * claims that the token's `scp` releases. The account is the token's `uid`, never its `sub`: an
+ * access token's `sub` is the login, as at Okta (okta-shape.ts oktaAccessTokenSubject, issue 49
+ * item 2); the answer's `sub` is the user id, as Okta's userinfo states it. oidc-provider keeps no
+ * record of its JWT access tokens (it stores only opaque ones), so like any resource server (RFC
+ * 9068 §6) this takes a valid token until its `exp`; the lifetime (IDP_ACCESS_TOKEN_TTL_SECONDS)
+ * bounds it. Anything else (an opaque token, a token in the body) goes on to oidc-provider's own
+ * userinfo.
  */
 export function jwtUserinfo(deps: JwtUserinfoDeps) {
   const keySet = createLocalJWKSet(publicKeys(deps.keys));
@@ -76,7 +79,7 @@ export function jwtUserinfo(deps: JwtUserinfoDeps) {
       return refuse(ctx, 'the access token is not valid');
     }
     const account =
-      typeof payload.sub === 'string' ? await deps.accounts.findById(payload.sub) : undefined;
+      typeof payload.uid === 'string' ? await deps.accounts.findById(payload.uid) : undefined;
     if (!account) return refuse(ctx, 'the account no longer exists');
     const scopes = Array.isArray(payload.scp)
       ? payload.scp.filter((s) => typeof s === 'string')

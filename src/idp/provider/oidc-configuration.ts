@@ -14,6 +14,7 @@ import {
   SUPPORTED_SCOPES,
   TOKEN_TTL,
   interactionPath,
+  oktaAccessTokenSubject,
 } from './okta-shape';
 import type { PutOffStep } from './put-off-steps';
 import { saveFirstPartyGrant } from './first-party-grant';
@@ -93,7 +94,10 @@ export function accountClaims(
   };
 }
 
-/** This service's client and each brand's client (issue 3, item 3). All are first-party. */
+/**
+ * This service's client and each brand's client (issue 3 item 3; one for every redirect brand by
+ * default, issue 49 item 3). All are first-party.
+ */
 export function oidcClients(config: AppConfig): ClientMetadata[] {
   const base = config.http.publicUrl;
   const service: ClientMetadata = {
@@ -108,10 +112,12 @@ export function oidcClients(config: AppConfig): ClientMetadata[] {
     backchannel_logout_uri: `${base}${ROUTES.backchannelLogout}`,
     backchannel_logout_session_required: true,
   };
+  // Issue 49 item 3: a brand's tokens are issued to its own client, both on a hop's silent grant
+  // (which lands on this service's sign-in landing) and on the brand code redirect.
   const brands = Object.values(config.brandClients).map((c): ClientMetadata => ({
     client_id: c.clientId,
     client_secret: c.clientSecret,
-    redirect_uris: [`${base}${ROUTES.brandTokenLanding}`],
+    redirect_uris: [`${base}${ROUTES.loginLanding}`, `${base}${ROUTES.brandTokenLanding}`],
     post_logout_redirect_uris: [`${base}${ROUTES.logoutLanding}`],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
@@ -133,6 +139,10 @@ export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
   // object as the request's ctx.oidc.entities.Account), so that extraTokenClaims, in the same token
   // request, need not read the account again (issue 18 item 3: one look-up less per refresh grant).
   const loaded = new WeakMap<object, IdpAccount>();
+  // The account each access token is issued for, kept by extraTokenClaims for the JWT customizer of
+  // the same token (oidc-provider hands both the same token object): Okta's `sub`, the login, needs
+  // no second look-up (issue 49 item 2).
+  const issuedFor = new WeakMap<object, IdpAccount>();
   // `token` is what the claims are for: the authorization code or refresh token being exchanged (both
   // name the IdP session they come from), or an access token at userinfo.
   const findAccount = async (_ctx: KoaContextWithOIDC, sub: string, token?: object) => {
@@ -191,6 +201,7 @@ export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
       const known = entity ? loaded.get(entity) : undefined;
       const account =
         known?.id === token.accountId ? known : await accounts.findById(token.accountId);
+      if (account) issuedFor.set(token, account);
       const grant = ctx.oidc.entities.Grant;
       const oidcScopes = grant?.getOIDCScope().split(' ').filter(Boolean) ?? [];
       const resourceScopes = (token.scope ?? '').split(' ').filter(Boolean);
@@ -200,6 +211,23 @@ export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
         scp: [...new Set([...oidcScopes, ...resourceScopes])],
         ...(account ? { CollectorsId: account.collectorsId, NavisionId: account.navisionId } : {}),
       };
+    },
+    formats: {
+      customizers: {
+        // Okta's "Tokens and claims": an access token's `sub` is the user's login and `uid` the user
+        // id (the ID token's `sub`, what this service keys its sessions on). oidc-provider puts the
+        // account id in `sub` and extraTokenClaims may not override it, so the signed payload is
+        // rewritten here (issue 49 item 2). ID tokens and userinfo keep `sub` = the user id, as Okta's.
+        jwt: async (_ctx, token, jwt) => {
+          const accountId = 'accountId' in token ? token.accountId : undefined;
+          if (typeof accountId !== 'string') return;
+          const known = issuedFor.get(token);
+          const account = known?.id === accountId ? known : await accounts.findById(accountId);
+          // No login to name: no token (oidc-provider answers server_error), never one keyed on an id.
+          if (!account) throw new Error('the account of this access token no longer exists');
+          jwt.payload = oktaAccessTokenSubject(jwt.payload, account);
+        },
+      },
     },
     features: {
       devInteractions: { enabled: false },

@@ -42,6 +42,21 @@ export const TOKEN_TTL = {
   Grant: 8_640_000,
 } as const;
 
+/**
+ * The subject of an access token as Okta's default authorization server states it (Okta's "Tokens and
+ * claims"): `sub` is the user's login (their email) and `uid` their user id, which is the `sub` of
+ * their ID token and of userinfo. oidc-provider signs the account id as `sub` and extraTokenClaims
+ * may not override it, so the JWT customizer (oidc-configuration.ts) rewrites the payload with this.
+ * Issue 49 item 2: a brand that keyed its sessions on the embedded IdP's `sub` worked in local and
+ * dev and broke against Okta; docs/brand-contract.md tells brands to key on `uid`.
+ */
+export function oktaAccessTokenSubject(
+  payload: Readonly<Record<string, unknown>>,
+  account: { readonly id: string; readonly email: string },
+): Record<string, unknown> {
+  return { ...payload, sub: account.email, uid: account.id };
+}
+
 /** Where the provider sends the browser for the sign-in steps (outside its own mount, docs/design.md "Stack notes"). */
 export function interactionPath(uid: string): string {
   return `${ROUTES.idpSteps}/${uid}`;

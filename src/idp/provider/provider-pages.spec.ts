@@ -1,6 +1,7 @@
 import type { I18nService } from 'nestjs-i18n';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { testConfig } from '../../../test/support/test-config';
+import { redirectPolicyFromConfig } from '../../brand/redirect-policy';
 import { AppError } from '../../errors/app-error';
 import { Translators } from '../../locale/translators';
 import { PageRenderer } from '../../render/page-renderer';
@@ -8,14 +9,20 @@ import { providerPages } from './provider-pages';
 
 /** Translations are not under test here: every key reads as itself. */
 const translators = new Translators({ t: (key: string) => key } as unknown as I18nService);
+const config = testConfig();
 const pages = providerPages(
-  new PageRenderer(translators, testConfig(), {
-    script: '/static/app/app.js',
-    preload: [],
-    criticalCss: 'body{margin:0}',
-    pageCriticalCss: 'body{margin:0}',
-    deferredStyles: ['/static/app/deferred.css'],
-  }),
+  new PageRenderer(
+    translators,
+    config,
+    {
+      script: '/static/app/app.js',
+      preload: [],
+      criticalCss: 'body{margin:0}',
+      pageCriticalCss: 'body{margin:0}',
+      deferredStyles: ['/static/app/deferred.css'],
+    },
+    redirectPolicyFromConfig(config),
+  ),
 );
 
 function fakeContext(requestId?: string, params?: Record<string, unknown>, cookie?: string) {

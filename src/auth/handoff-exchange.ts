@@ -7,7 +7,6 @@ import { type TokenError, type TokenRequestInput, readTokenRequest } from './han
 export interface HandoffTokenResponse {
   readonly access_token: string;
   readonly refresh_token?: string;
-  readonly id_token?: string;
   readonly token_type: 'Bearer';
   readonly expires_in: number;
   /** The session id (si) the redirect also carried, when the brand gets one. */
@@ -25,6 +24,12 @@ export type HandoffExchangeResult =
  * like is readTokenRequest's (src/auth/handoff-token-request.ts); this takes the code. `scope` is not
  * answered: the tokens were granted for the scope this service asks the IdP for, not one the brand
  * requested, and the code does not keep it (RFC 6749 §5.1 makes it optional then).
+ *
+ * The code stands for what a web brand's URL carries (§4 step 6: `t`, `rt`, and `si` as
+ * `session_id`), not for an OpenID Connect sign-in of the brand's own: no ID token. The one this
+ * service's silent grant obtained carries the nonce this service chose, which an OIDC library that
+ * redeems the code with its ordinary call (openid-client's authorizationCodeGrant) rightly refuses,
+ * having sent none itself; the brand learns who signed in from `t` (`uid`, docs/brand-contract.md).
  */
 @Injectable()
 export class HandoffExchange {
@@ -53,7 +58,6 @@ export class HandoffExchange {
       body: {
         access_token: tokens.accessToken,
         ...(tokens.refreshToken ? { refresh_token: tokens.refreshToken } : {}),
-        ...(tokens.idToken ? { id_token: tokens.idToken } : {}),
         token_type: 'Bearer',
         expires_in: Math.max(0, tokens.expiresAt - Math.floor(Date.now() / 1000)),
         ...(handoff.sessionId ? { session_id: handoff.sessionId } : {}),

@@ -31,6 +31,16 @@ import type { JourneyContext } from './journey';
 import { BINDING_COOKIE, BrandHop, LoginStates, PendingLogin, PreparedLogin } from './login-states';
 import { PendingStepPage, pendingStepPage } from './pending-step-page';
 
+/**
+ * The answers to a silent authorization (OIDC Core §3.1.2.6) that a sign-in at the IdP resolves: the
+ * IdP has no session for the collector, or wants them to see a page.
+ */
+const SIGN_IN_AGAIN: ReadonlySet<string> = new Set([
+  'login_required',
+  'interaction_required',
+  'consent_required',
+]);
+
 /** What a sign-in started with: the journey and the session the browser already holds, if any. */
 export interface SigninStart {
   readonly journey: JourneyContext;
@@ -429,7 +439,19 @@ export class SigninService {
     const credentials = this.config.brandClients[brand];
     if (!credentials)
       throw new AppError('InvalidBrandClientCredentials', `${brand} has no client at the IdP`);
-    if (landing.error) return this.toIdp({ ...pending.journey, returnToSignIn: false });
+    // No IdP session for the silent grant: the collector signs in again for the same journey. Any
+    // other refusal (the brand's app not assigned to the collector, say) would refuse again after a
+    // sign-in: it is the brand's §8 failure, not a loop through the IdP.
+    if (landing.error && SIGN_IN_AGAIN.has(landing.error))
+      return this.toIdp({ ...pending.journey, returnToSignIn: false });
+    if (landing.error)
+      throw new AppError(
+        'BrandLoginFailed',
+        `the IdP refused the brand’s grant: ${landing.error.slice(0, 64)}`,
+        {
+          audience,
+        },
+      );
     let tokens: TokenResult;
     try {
       tokens = await this.oidc.exchangeCode(

@@ -55,6 +55,7 @@ export class DemoBrandController {
         : `The token did not verify: ${TOKEN_PROBLEM_MESSAGES[check.reason]}.`;
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Demo brand: ${escapeHtml(brand)}</title><link rel="stylesheet" href="/static/css/signin.css"></head>
 <body><main id="main" class="signin-card"><h1>Demo brand site: ${escapeHtml(this.config.brands[brand].companyName)} (${escapeHtml(brand)})</h1>
+<p>This page stands in for the brand’s own site in local and dev, in English: it is a developer’s view of what the brand received. What a real brand site receives and must check is the brand contract (docs/brand-contract.md); a site to copy is examples/brand-site.</p>
 <p role="status" data-testid="status">${escapeHtml(status)}</p><p>Received by: ${escapeHtml(how)}. Session id (si): ${query.si ? 'received' : 'none'}. Refresh token (rt): ${query.rt ? 'received' : 'none'}.</p>
 <table><tbody>${rows.map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td data-claim="${escapeHtml(k)}">${escapeHtml(v ?? '')}</td></tr>`).join('')}</tbody></table>
 ${typeof query.r === 'string' ? `<p>The brand would now continue to: <code>${escapeHtml(query.r)}</code></p>` : ''}

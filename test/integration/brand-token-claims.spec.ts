@@ -25,7 +25,7 @@ import { trustingFetch } from '../support/tls-front';
 import { useTestApp } from '../support/test-app';
 
 /**
- * Issue 49 item 2: one collector key, the same everywhere. docs/brand-contract.md "What `t` holds" is
+ * Issue 49 item 2: one collector key, the same everywhere. docs/brand-contract.md "5. What `t` holds" is
  * what a brand may rely on in the `t` it receives; this reads its table and holds a real `t` of each
  * identity provider to it: the embedded IdP of local and dev, and the Okta-shaped IdP of
  * test/support/okta-idp/server.mjs (which shares no code with src/idp/). In both, `sub` is the login
@@ -44,7 +44,7 @@ interface ContractRow {
 }
 
 const CONTRACT = path.join(__dirname, '../../docs/brand-contract.md');
-const SECTION = '## What `t` holds';
+const SECTION = '## 5. What `t` holds';
 const COLUMNS = ['Claim', 'Type', 'Always present', 'Meaning'];
 
 /** The cells of a markdown table row, trimmed (`| a | b |` → ['a', 'b']). */
@@ -95,7 +95,7 @@ const TYPES: Readonly<Record<string, (value: unknown) => boolean>> = {
 
 const rows = contractRows(fs.readFileSync(CONTRACT, 'utf8'));
 
-describe('docs/brand-contract.md "What `t` holds"', () => {
+describe('docs/brand-contract.md "5. What `t` holds"', () => {
   it('names at least the claims a brand needs, each with a type this test knows', () => {
     expect(rows.map((r) => r.claim)).toEqual(
       expect.arrayContaining(['iss', 'aud', 'exp', 'iat', 'jti', 'cid', 'sub', 'uid']),

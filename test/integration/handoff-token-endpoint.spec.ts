@@ -144,17 +144,18 @@ describe('POST /api/handoff/token redeemed by openid-client (RFC 6749 §4.1.3)',
       expect(tokens).toMatchObject({
         access_token: expect.any(String),
         refresh_token: expect.any(String),
-        id_token: expect.any(String),
         token_type: 'bearer', // openid-client lower-cases it; the service sends "Bearer"
       });
+      expect(tokens).not.toHaveProperty('id_token');
       expect(tokens.expires_in).toBeGreaterThan(0);
       expect(tokens).not.toHaveProperty('session_id'); // psamobile gets no session (§4 step 5)
-      // The IdP's own tokens: the access token for the API audience, the ID token for the brand.
-      await jwtVerify(tokens.access_token, jwks(), {
+      // The IdP's own access token for the API audience, issued to the app's own client (issue 49
+      // item 3).
+      const { payload } = await jwtVerify(tokens.access_token, jwks(), {
         issuer: t.config.idp.issuer,
         audience: t.config.idp.audience,
       });
-      expect(tokens.claims()?.aud).toBe(credentials('psamobile').clientId);
+      expect(payload.cid).toBe(credentials('psamobile').clientId);
       expect(stored(code)).toBe(false);
 
       // Used once: the library reports the RFC 6749 §5.2 error.
@@ -195,21 +196,18 @@ describe('POST /api/handoff/token redeemed by openid-client (RFC 6749 §4.1.3)',
   );
 
   it(
-    'authorizationCodeGrant answers 200 but then refuses the ID token for a nonce the brand never chose: brands call genericGrantRequest',
+    'authorizationCodeGrant, openid-client’s ordinary code-flow call, redeems it from the app’s callback URL',
     async () => {
-      // Known and left as it is (docs/signin-service.md): the ID token is the one this service's
-      // sign-in obtained for the brand, with that sign-in's nonce; openid-client's code-flow helper
-      // insists on the nonce it would have sent itself. The code is spent by then.
       const { code } = await handoffCode('psamobile');
       const { config, received } = brandClient('psamobile', 'client_secret_basic');
       const callback = new URL(`${APP_CALLBACK}?code=${encodeURIComponent(code)}`);
-      await expect(
-        client.authorizationCodeGrant(config, callback, { idTokenExpected: false }),
-      ).rejects.toMatchObject({
-        code: 'OAUTH_JWT_CLAIM_COMPARISON_FAILED',
-        cause: { cause: { claim: 'nonce', expected: undefined } },
-      });
+      const tokens = await client.authorizationCodeGrant(config, callback);
       expect(received.map((r) => r.status)).toEqual([200]);
+      expect(decodeJwt(tokens.access_token)).toMatchObject({
+        cid: credentials('psamobile').clientId,
+        uid: expect.any(String),
+      });
+      expect(tokens.refresh_token).toEqual(expect.any(String));
     },
     LONG,
   );

@@ -461,10 +461,11 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         expect(ok.json).toMatchObject({
           access_token: expect.any(String),
           refresh_token: expect.any(String),
-          id_token: expect.any(String),
           token_type: 'Bearer',
           expires_in: expect.any(Number),
         });
+        // What the URL would have carried, and no ID token (src/auth/handoff-exchange.ts says why).
+        expect(ok.json).not.toHaveProperty('id_token');
         expect(ok.json.expires_in).toBeGreaterThan(0);
         expect(ok.json).not.toHaveProperty('session_id'); // psamobile gets no session (§4 step 5)
         expect(decodeJwt(String(ok.json.access_token)).aud).toBe('api://default');

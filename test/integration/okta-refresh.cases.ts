@@ -139,9 +139,12 @@ export function oktaRefresh(runtime: () => Runtime): void {
       let rt = target.searchParams.get('rt') ?? '';
       // Issue 49 item 3: issued to psa's own client, so this service's credentials cannot use it.
       expect(decodeJwt(target.searchParams.get('t') ?? '').cid).toBe(BRAND_CLIENTS.psa?.clientId);
-      const foreign = await brandRefresh(rt, SERVICE_CLIENT);
-      expect(foreign.status).toBe(400);
-      expect(foreign.body.error).toBe('invalid_grant');
+      // Nor another brand's: a brand holds only its own credentials, and they open only its grants.
+      for (const other of [SERVICE_CLIENT, BRAND_CLIENTS.pcgs ?? SERVICE_CLIENT]) {
+        const foreign = await brandRefresh(rt, other);
+        expect(foreign.status).toBe(400);
+        expect(foreign.body.error).toBe('invalid_grant');
+      }
       for (let i = 0; i < 2; i++) {
         const refreshed = await brandRefresh(rt);
         expect(refreshed.status).toBe(200);

@@ -155,6 +155,7 @@ export class AuthController {
         callbackUrl: this.callbackUrl(req),
         ...(jar[BINDING_COOKIE] ? { binding: jar[BINDING_COOKIE] } : {}),
         ...(jar.sessionId ? { sessionId: jar.sessionId } : {}),
+        ...(jar.sessionBinding ? { sessionBinding: jar.sessionBinding } : {}),
         ...(typeof userAgent === 'string' ? { userAgent } : {}),
       }),
     );

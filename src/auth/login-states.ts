@@ -36,6 +36,8 @@ export interface BrandHop {
   readonly clearTokenCookies: boolean;
   /** The sign-in the hop belongs to: its handed-over tokens end with it (issue 32 item 2). */
   readonly family?: string;
+  /** The hash of the browser's session binding: one live grant per brand there (issue 49 item 4). */
+  readonly browser?: string;
 }
 
 export interface PendingLogin {

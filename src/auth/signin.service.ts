@@ -58,6 +58,8 @@ export interface LoginLanding {
   /** The binding cookie of the browser that started the sign-in (RFC 9700 §4.7.1). */
   readonly binding?: string;
   readonly sessionId?: string;
+  /** The browser's session binding from an earlier sign-in, if it still holds one. */
+  readonly sessionBinding?: string;
   readonly userAgent?: string;
 }
 
@@ -231,9 +233,12 @@ export class SigninService {
       });
     const previous = await this.ending.endById(landing.sessionId, 'signed-in-again');
     const fresh = sessionFrom(pending.journey, tokens, landing.userAgent, facts);
-    const family = randomKey();
+    const binding = randomKey();
     // Issue 49 item 4: the brands' grants in this browser stay on record across the new sign-in.
-    await this.brandGrants.carryOver(previous?.family, family);
+    await this.brandGrants.carryOver(
+      landing.sessionBinding ? bindingHashOf(landing.sessionBinding) : undefined,
+      bindingHashOf(binding),
+    );
     const record = {
       ...fresh,
       // §3 keeps promptMfaSignin in the browser until sign-out, so a sign-in of the same collector
@@ -242,12 +247,12 @@ export class SigninService {
         ? { promptMfaSignin: false as const }
         : {}),
       ...(isShellPendingStep(pending.pendingStep) ? { askedIdpFor: pending.pendingStep } : {}),
-      family,
+      family: randomKey(),
     };
     this.events.signin(pending.journey.brand, subjectOf(record), 'idp');
     return this.afterLogin(pending.journey, {
       record,
-      binding: randomKey(),
+      binding,
       newBinding: true,
     }).catch((e: unknown) => {
       throw AppError.inJourney(e, audience);
@@ -323,6 +328,7 @@ export class SigninService {
           handoff: decision.handoff,
           clearTokenCookies: decision.clearTokenCookies,
           ...(current.record.family ? { family: current.record.family } : {}),
+          browser: bindingHashOf(current.binding),
         });
         return this.toIdpForBrandGrant(journey, current, decision.createSession, hop, credentials);
       }
@@ -484,7 +490,7 @@ export class SigninService {
         refreshToken: tokens.refreshToken,
       });
     // Issue 49 item 4: the refresh token this brand received before in this browser goes.
-    await this.brandGrants.received(hop.family, brand, tokens.refreshToken);
+    await this.brandGrants.received(hop.browser, brand, tokens.refreshToken);
     // Issue 32 item 2: a `t` from this hop signs nobody in once the collector signs out of it.
     await this.handed.handedOver(tokens.accessToken, decodedClaims(tokens.accessToken), hop.family);
     const target = hop.target as SafeRedirectUrl;

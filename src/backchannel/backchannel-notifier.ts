@@ -42,7 +42,8 @@ export function retryDelayMs(attempt: number, baseMs: number): number {
  * (OIDC Back-Channel Logout 1.0 §2.5: POSTed as `logout_token`), with retries and backoff. Its `aud`
  * is the brand's client id, its `sub` the collector's user id, its `sid` the `si` the brand received
  * (none for an app, which received no session). Each brand's delivery is logged and recorded in the
- * store under the token's jti. Sign-out never waits for the brands: delivery runs beside it.
+ * store under its token's jti (one per brand and ending). Sign-out never waits for the brands: delivery
+ * runs beside it.
  */
 @Injectable()
 export class BackchannelNotifier
@@ -84,15 +85,18 @@ export class BackchannelNotifier
   notify(sub: string, owed: readonly OwedLogout[]): Promise<DeliveryOutcome[]> {
     const due = owed.filter(({ brand }) => this.config.backchannel.uris[brand] !== undefined);
     if (due.length === 0) return Promise.resolve([]);
-    const jti = randomUUID();
+    // Each brand's token has a jti of its own (RFC 7519 §4.1.7: unique per token), kept across its
+    // retries: a back end that serves several clients and takes each jti once refuses none of them.
     const delivery = Promise.all(
-      due.map(({ brand, sid }) => this.deliver(brand, { sub, ...(sid ? { sid } : {}) }, jti)),
-    ).then(async (outcomes) => {
-      await this.record(jti, outcomes);
-      return outcomes;
-    });
+      due.map(async ({ brand, sid }) => {
+        const jti = randomUUID();
+        const outcome = await this.deliver(brand, { sub, ...(sid ? { sid } : {}) }, jti);
+        await this.record(jti, [outcome]);
+        return outcome;
+      }),
+    );
     const tracked = delivery.catch((error: unknown) => {
-      this.logger.error({ err: error, jti }, 'back-channel logout delivery failed');
+      this.logger.error({ err: error }, 'back-channel logout delivery failed');
       return [];
     });
     this.inFlight.add(tracked);

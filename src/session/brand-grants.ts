@@ -12,10 +12,12 @@ type Latest = Partial<Record<Brand, string>>;
  * Issue 49 item 4: one live grant per brand per browser. Each brand hop gets a grant of its own (issue
  * 31 item 4), issued to the brand's client (item 3); when a brand receives a new one in a browser, the
  * refresh token it received there before is revoked at the IdP, with the brand's credentials. The
- * browser is its sign-in's family; a new sign-in in the same browser carries the record over to its
- * own family, so re-authenticating does not leave the earlier grants alive either (issue 15 item 9).
- * Sign-out revokes every grant of the session as before (session-ending.ts). Kept in the session
- * store under `brand-grants:<family>`, sealed like a session's tokens, for a session's lifetime.
+ * browser is its binding (the hash of its HttpOnly sessionBinding cookie), which an app's hop leaves
+ * in place where it clears `sessionId` (§4 step 7); a new sign-in of the browser, which gets a new
+ * binding, carries the record over, so re-authenticating does not leave the earlier grants alive
+ * either (issue 15 item 9). Sign-out revokes every grant of the session as before
+ * (session-ending.ts). Kept in the session store under `brand-grants:<binding hash>`, sealed like a
+ * session's tokens, for a session's lifetime.
  */
 @Injectable()
 export class BrandGrants {
@@ -26,10 +28,10 @@ export class BrandGrants {
     private readonly revocations: RevocationQueue,
   ) {}
 
-  /** `brand` received `refreshToken` in the browser of sign-in `family`: its earlier one goes. */
-  async received(family: string | undefined, brand: Brand, refreshToken: string | undefined) {
-    if (!family || !refreshToken) return;
-    const key = keyOf(family);
+  /** `brand` received `refreshToken` in the browser bound by `browser`: its earlier one goes. */
+  async received(browser: string | undefined, brand: Brand, refreshToken: string | undefined) {
+    if (!browser || !refreshToken) return;
+    const key = keyOf(browser);
     const latest = await this.read(key);
     const earlier = latest[brand];
     await this.write(key, { ...latest, [brand]: refreshToken });
@@ -38,7 +40,7 @@ export class BrandGrants {
     }
   }
 
-  /** The browser signed in again: its new sign-in `to` inherits what the brands received in `from`. */
+  /** The browser signed in again: its new binding `to` inherits what the brands received under `from`. */
   async carryOver(from: string | undefined, to: string | undefined): Promise<void> {
     if (!from || !to || from === to) return;
     const latest = await this.read(keyOf(from));
@@ -62,6 +64,6 @@ export class BrandGrants {
   }
 }
 
-function keyOf(family: string): string {
-  return `brand-grants:${family}`;
+function keyOf(browser: string): string {
+  return `brand-grants:${browser}`;
 }

@@ -4,6 +4,7 @@ import * as client from 'openid-client';
 import { Browser } from '../support/browser';
 import { startRedis, type RunningRedis } from '../support/redis-server';
 import {
+  jarCookie,
   locationOf,
   brandClient,
   serviceClient,
@@ -157,6 +158,32 @@ describe('sessions have an end (ASVS 5.0 7.3.1, 7.3.2)', () => {
       expect(await signedIn(t, web.browser)).toBe(false);
       // The sign-in's refresh token died with the session.
       expect((await client.tokenIntrospection(oidc, web.sessionRt)).active).toBe(false);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+
+  it('an app’s hop in between (which clears sessionId, §4 step 7) does not keep a brand’s earlier grant alive (issue 49 item 4)', async () => {
+    const t = await startTestApp(LIMITS);
+    try {
+      const first = await signedInAtPsa(t);
+      const psa = await brandClient(t, 'psa');
+      // The app's hop: its own grant, and the browser's sessionId cookie cleared.
+      await throughBrandGrant(
+        first.browser,
+        await first.browser.get(`${t.url}/signin?b=psamobile`),
+      );
+      expect(await jarCookie(first.browser, t.url, 'sessionId')).toBeUndefined();
+      // psa again: a new sign-in of this browser (silently, at the IdP), then psa's new grant.
+      const again = await first.browser.get(`${t.url}/signin?b=psa`);
+      const callback = await throughIdp(first.browser, again);
+      const landing = locationOf(
+        await throughBrandGrant(first.browser, await first.browser.get(callback.href)),
+      );
+      const rt = landing.searchParams.get('rt') ?? '';
+      expect(rt).not.toBe('');
+      expect((await client.tokenIntrospection(psa, rt)).active).toBe(true);
+      expect((await client.tokenIntrospection(psa, first.rt)).active).toBe(false);
     } finally {
       await t.close();
     }

@@ -231,7 +231,12 @@ export class SigninService {
       .catch((e: unknown) => {
         throw AppError.inJourney(e, audience);
       });
-    const previous = await this.ending.endById(landing.sessionId, 'signed-in-again');
+    // Only a session this browser holds the binding of: an `si` planted as the sessionId cookie names
+    // someone else's session, which a sign-in here must not end (nor revoke its refresh token).
+    const own = await this.liveSessions.bound(landing.sessionId, landing.sessionBinding);
+    const previous = own
+      ? await this.ending.endById(landing.sessionId, 'signed-in-again')
+      : undefined;
     const fresh = sessionFrom(pending.journey, tokens, landing.userAgent, facts);
     const binding = randomKey();
     // Issue 49 item 4: the brands' grants in this browser stay on record across the new sign-in.

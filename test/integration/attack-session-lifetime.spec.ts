@@ -163,6 +163,25 @@ describe('sessions have an end (ASVS 5.0 7.3.1, 7.3.2)', () => {
     }
   }, 60_000);
 
+  it('a victim’s si planted as the attacker’s sessionId cookie: the attacker’s sign-in ends nothing of the victim’s', async () => {
+    const t = await startTestApp(LIMITS);
+    try {
+      const victim = await signedInAtPsa(t);
+      const si = (await jarCookie(victim.browser, t.url, 'sessionId')) ?? '';
+      expect(await t.app.get(Sessions).get(si)).toBeDefined();
+      const attacker = new Browser();
+      await attacker.jar.setCookie(`sessionId=${si}; Path=/`, t.url);
+      await signInVia(t, attacker, 'b=collectors');
+      // The landing ends only a session this browser holds the binding of.
+      expect(await t.app.get(Sessions).get(si)).toBeDefined();
+      const oidc = await serviceClient(t);
+      expect((await client.tokenIntrospection(oidc, victim.sessionRt)).active).toBe(true);
+      expect(await signedIn(t, victim.browser)).toBe(true);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+
   it('an app’s hop in between (which clears sessionId, §4 step 7) does not keep a brand’s earlier grant alive (issue 49 item 4)', async () => {
     const t = await startTestApp(LIMITS);
     try {

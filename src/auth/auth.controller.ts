@@ -34,6 +34,7 @@ import { SigninService } from './signin.service';
 import { PendingStepPage, pendingStepContent } from './pending-step-page';
 import { SignoutService } from './signout.service';
 import { RateLimited } from '../rate-limit/rate-limit.guard';
+import { LiveSessions } from '../session/live-sessions';
 
 type RawQuery = Record<string, unknown>;
 
@@ -55,6 +56,7 @@ export class AuthController {
     @Inject(REDIRECT_POLICY) private readonly policy: RedirectPolicy,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logger: AppLogger,
+    private readonly liveSessions: LiveSessions,
   ) {
     this.logger.setContext(AuthController.name);
     // Where a consent may come from: the brands' origins, this service's and the IdP's.
@@ -92,12 +94,7 @@ export class AuthController {
       );
     }
     const journey = this.withConsentFrom(req, parsed.journey);
-    const { sessionId, sessionBinding } = this.cookies.read(req);
-    const outcome = await this.signin.start({
-      journey,
-      ...(sessionId ? { sessionId } : {}),
-      ...(sessionBinding ? { binding: sessionBinding } : {}),
-    });
+    const outcome = await this.signin.start({ journey, ...(await this.sessionOf(req)) });
     if ('redirect' in outcome) this.send(res, outcome);
     else this.pendingStep(req, res, outcome);
   }
@@ -147,6 +144,7 @@ export class AuthController {
   @Get(ROUTES.loginLanding)
   async land(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
     const jar = this.cookies.read(req);
+    const { sessionId } = await this.sessionOf(req);
     const userAgent = req.headers['user-agent'];
     this.send(
       res,
@@ -154,7 +152,7 @@ export class AuthController {
         ...parseIdpAnswer(raw),
         callbackUrl: this.callbackUrl(req),
         ...(jar[BINDING_COOKIE] ? { binding: jar[BINDING_COOKIE] } : {}),
-        ...(jar.sessionId ? { sessionId: jar.sessionId } : {}),
+        ...(sessionId ? { sessionId } : {}),
         ...(typeof userAgent === 'string' ? { userAgent } : {}),
       }),
     );
@@ -180,14 +178,9 @@ export class AuthController {
 
   @Get(ROUTES.logout)
   async logout(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const { sessionId, sessionBinding } = this.cookies.read(req);
     this.send(
       res,
-      await this.signout.signOut({
-        ...parseLogoutQuery(raw),
-        ...(sessionId ? { sessionId } : {}),
-        ...(sessionBinding ? { binding: sessionBinding } : {}),
-      }),
+      await this.signout.signOut({ ...parseLogoutQuery(raw), ...(await this.sessionOf(req)) }),
     );
   }
 
@@ -246,6 +239,16 @@ export class AuthController {
     }
     if (result.status === 401) res.set('WWW-Authenticate', 'Basic realm="handoff"');
     res.status(result.status).json({ error: result.error, error_description: result.description });
+  }
+
+  /**
+   * The browser's session cookie and its binding. Of several `sessionId` cookies, the one bound to
+   * this browser (issue 50 item 6): the first may be a sibling subdomain's.
+   */
+  private async sessionOf(req: Request): Promise<{ sessionId?: string; binding?: string }> {
+    const binding = this.cookies.read(req).sessionBinding;
+    const sessionId = await this.liveSessions.sessionIdOf(this.cookies.sessionIds(req), binding);
+    return { ...(sessionId ? { sessionId } : {}), ...(binding ? { binding } : {}) };
   }
 
   private send(res: Response, outcome: RedirectOutcome): void {

@@ -70,8 +70,8 @@ export function oktaJourneys(runtime: () => Runtime): void {
       const { browser, landed } = await signInThroughOkta(stack, OKTA_USERS.plain);
       expect(landed.status).toBe(302);
       expect(where(landed).href).toBe(`${stack.url}/collection`);
-      // qa behind TLS: the session cookie is Secure.
-      expect(landed.headers.getSetCookie().join('\n')).toMatch(/^sessionId=[^;]+;.*Secure/m);
+      // qa behind TLS: the session cookie is __Host-sessionId, so Secure (issue 50 item 6).
+      expect(landed.headers.getSetCookie().join('\n')).toMatch(/^__Host-sessionId=[^;]+;.*Secure/m);
       const page = await browser.get(where(landed).href);
       expect(page.status).toBe(200);
       expect(page.body).toContain('<html lang="en-US"');
@@ -138,7 +138,7 @@ export function oktaJourneys(runtime: () => Runtime): void {
       });
       expect(done.status).toBe(302);
       expect(where(done).href).toBe(`${stack.url}/collection`);
-      expect(done.headers.getSetCookie().join('\n')).toMatch(/^sessionId=/m);
+      expect(done.headers.getSetCookie().join('\n')).toMatch(/^__Host-sessionId=[^;]/m);
       const status = await accountStatusOf(stack, fresh);
       expect(status.body).toMatchObject({
         result: { data: { isSignedIn: true, collectorsId: 4242 } },
@@ -349,7 +349,7 @@ export function oktaJourneys(runtime: () => Runtime): void {
           await stack.fault('none');
         }
         expect(page.status).toBe(502);
-        expect(page.headers.getSetCookie().join('\n')).not.toContain('sessionId=');
+        expect(page.headers.getSetCookie().join('\n')).not.toMatch(/sessionId=[^;]/);
         const id = page.headers.get('x-request-id') ?? '';
         const text = pageText(page.body);
         expect(text).toContain('Error code: OktaError');

@@ -12,7 +12,12 @@ import {
   throughOkta,
 } from '../support/okta-stack';
 import { eventually } from '../support/process-app';
-import { basicAuth, pageText, throughBrandGrant } from '../support/signin-journey';
+import {
+  basicAuth,
+  pageText,
+  signOutFromThisSite,
+  throughBrandGrant,
+} from '../support/signin-journey';
 import { trustingFetch } from '../support/tls-front';
 import type { Runtime } from '../support/runtimes';
 
@@ -256,7 +261,10 @@ export function oktaJourneys(runtime: () => Runtime): void {
   describe('sign-out', () => {
     it('ends the session here and the session at Okta', async () => {
       const { browser } = await signInThroughOkta(stack, OKTA_USERS.plain);
-      const out = await browser.get(`${stack.url}/logout/collectorsid?b=collectors`);
+      const out = await signOutFromThisSite(
+        browser,
+        `${stack.url}/logout/collectorsid?b=collectors`,
+      );
       const logout = where(out);
       expect(logout.href.startsWith(`${stack.idp.issuer}/v1/logout`)).toBe(true);
       expect(logout.searchParams.get('id_token_hint')).toBeTruthy();
@@ -288,7 +296,10 @@ export function oktaJourneys(runtime: () => Runtime): void {
         const [queued, retried] = [logged('revocation-queued'), logged('revocation-retried')];
         await stack.fault(mode, path);
         try {
-          const out = await browser.get(`${stack.url}/logout/collectorsid?b=collectors`);
+          const out = await signOutFromThisSite(
+            browser,
+            `${stack.url}/logout/collectorsid?b=collectors`,
+          );
           // The session ends here whatever Okta says; the browser is on its way to Okta's logout.
           expect(out.status).toBe(302);
           expect((await accountStatusOf(stack, browser)).body).toMatchObject({

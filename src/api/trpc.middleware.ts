@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { LiveSessions } from '../session/live-sessions';
 import type { SessionRecord } from '../session/sessions';
-import { serviceCookies } from '../cookies/response-cookies';
+import { serviceCookies, sessionIdCandidates } from '../cookies/response-cookies';
 import { AppRouterFactory } from './app-router-factory';
 import { trpcNodeHandler } from './trpc-node-handler';
 import { MAX_HEX_INPUT } from './hex-json-transformer';
@@ -22,18 +22,20 @@ export const MAX_BODY_BYTES = 4 * MAX_HEX_INPUT;
  * The context of one request (§7: the session cookie, x-ssr). Exported so tests can call the router
  * through createCaller with the very context HTTP calls get.
  */
-export function createTrpcContext(
+export async function createTrpcContext(
   req: Request,
   res: Response,
   deps: {
-    readonly liveSessions: Pick<LiveSessions, 'read' | 'bound'>;
+    readonly liveSessions: Pick<LiveSessions, 'read' | 'bound' | 'sessionIdOf'>;
     readonly publicOrigin: string;
   },
-): TrpcContext {
-  const jar = serviceCookies(req.headers.cookie, {
-    secure: deps.publicOrigin.startsWith('https:'),
-  });
-  const sessionId = jar.sessionId;
+): Promise<TrpcContext> {
+  const deployment = { secure: deps.publicOrigin.startsWith('https:') };
+  const jar = serviceCookies(req.headers.cookie, deployment);
+  // Issue 50 item 6: the browser's own session id, not the first a sibling subdomain planted.
+  const sessionId = await deps.liveSessions
+    .sessionIdOf(sessionIdCandidates(req.headers.cookie, deployment), jar.sessionBinding)
+    .catch(rethrowOutage);
   let session: Promise<SessionRecord | undefined> | undefined;
   return {
     req,

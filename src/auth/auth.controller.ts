@@ -1,5 +1,5 @@
 import { themeOfRequest } from '../render/request-theme';
-import { Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { REDIRECT_POLICY } from '../brand/brand.module';
 import type { RedirectPolicy } from '../brand/redirect-policy';
@@ -33,7 +33,14 @@ import {
 import { SigninService } from './signin.service';
 import { PendingStepPage, pendingStepContent } from './pending-step-page';
 import { SignoutService } from './signout.service';
+import { confirmationRefusal, signoutDoubt } from './signout-request';
+import {
+  CONFIRMATION_FIELD,
+  SignoutConfirmationPage,
+  signoutConfirmationContent,
+} from './signout-confirmation-page';
 import { RateLimited } from '../rate-limit/rate-limit.guard';
+import { LiveSessions } from '../session/live-sessions';
 
 type RawQuery = Record<string, unknown>;
 
@@ -55,17 +62,25 @@ export class AuthController {
     @Inject(REDIRECT_POLICY) private readonly policy: RedirectPolicy,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly logger: AppLogger,
+    private readonly liveSessions: LiveSessions,
   ) {
     this.logger.setContext(AuthController.name);
+    this.ownOrigin = new URL(this.config.http.publicUrl).origin;
+    const idpOrigin = new URL(this.config.idp.issuer).origin;
     // Where a consent may come from: the brands' origins, this service's and the IdP's.
-    this.consentOrigins = new Set([
-      ...this.policy.allowedOrigins,
-      new URL(this.config.http.publicUrl).origin,
-      new URL(this.config.idp.issuer).origin,
-    ]);
+    this.consentOrigins = new Set([...this.policy.allowedOrigins, this.ownOrigin, idpOrigin]);
+    // Where a sign-out may come from at once (issue 50 item 4): this service and the brands, the
+    // redirect policy's origins, but not the IdP's (unless it is this service's own, the embedded one).
+    this.signoutOrigins = new Set(
+      [...this.policy.allowedOrigins, this.ownOrigin].filter(
+        (origin) => origin !== idpOrigin || origin === this.ownOrigin,
+      ),
+    );
   }
 
+  private readonly ownOrigin: string;
   private readonly consentOrigins: ReadonlySet<string>;
+  private readonly signoutOrigins: ReadonlySet<string>;
 
   @Get(ROUTES.signin)
   async start(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
@@ -92,12 +107,7 @@ export class AuthController {
       );
     }
     const journey = this.withConsentFrom(req, parsed.journey);
-    const { sessionId, sessionBinding } = this.cookies.read(req);
-    const outcome = await this.signin.start({
-      journey,
-      ...(sessionId ? { sessionId } : {}),
-      ...(sessionBinding ? { binding: sessionBinding } : {}),
-    });
+    const outcome = await this.signin.start({ journey, ...(await this.sessionOf(req)) });
     if ('redirect' in outcome) this.send(res, outcome);
     else this.pendingStep(req, res, outcome);
   }
@@ -109,10 +119,7 @@ export class AuthController {
    */
   private withConsentFrom(req: Request, journey: JourneyContext): JourneyContext {
     if (journey.acceptedTermsAndConditions === undefined) return journey;
-    const header = (name: string) => {
-      const value = req.headers[name];
-      return typeof value === 'string' ? value : undefined;
-    };
+    const header = (name: string) => headerOf(req, name);
     const refusal = consentRefusal(
       {
         ...(header('sec-fetch-mode') ? { secFetchMode: header('sec-fetch-mode') } : {}),
@@ -147,6 +154,7 @@ export class AuthController {
   @Get(ROUTES.loginLanding)
   async land(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
     const jar = this.cookies.read(req);
+    const { sessionId, binding: sessionBinding } = await this.sessionOf(req);
     const userAgent = req.headers['user-agent'];
     this.send(
       res,
@@ -154,8 +162,8 @@ export class AuthController {
         ...parseIdpAnswer(raw),
         callbackUrl: this.callbackUrl(req),
         ...(jar[BINDING_COOKIE] ? { binding: jar[BINDING_COOKIE] } : {}),
-        ...(jar.sessionId ? { sessionId: jar.sessionId } : {}),
-        ...(jar.sessionBinding ? { sessionBinding: jar.sessionBinding } : {}),
+        ...(sessionId ? { sessionId } : {}),
+        ...(sessionBinding ? { sessionBinding } : {}),
         ...(typeof userAgent === 'string' ? { userAgent } : {}),
       }),
     );
@@ -179,17 +187,71 @@ export class AuthController {
     );
   }
 
+  /**
+   * §4 Sign-out, at once when it comes from this service's pages or a brand's; from anywhere else
+   * (another site, a link opened outside the browser, an image) a page that asks first, and nothing
+   * ends until its form comes back (issue 50 item 4, signout-request.ts).
+   */
   @Get(ROUTES.logout)
   async logout(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const { sessionId, sessionBinding } = this.cookies.read(req);
-    this.send(
-      res,
-      await this.signout.signOut({
-        ...parseLogoutQuery(raw),
-        ...(sessionId ? { sessionId } : {}),
-        ...(sessionBinding ? { binding: sessionBinding } : {}),
-      }),
+    const request = { ...parseLogoutQuery(raw), ...(await this.sessionOf(req)) };
+    const doubt = signoutDoubt(
+      {
+        ...withValue('secFetchSite', headerOf(req, 'sec-fetch-site')),
+        ...withValue('secFetchMode', headerOf(req, 'sec-fetch-mode')),
+        ...withValue('secFetchDest', headerOf(req, 'sec-fetch-dest')),
+        ...withValue('referer', headerOf(req, 'referer')),
+      },
+      this.signoutOrigins,
     );
+    if (doubt === undefined) {
+      this.send(res, await this.signout.signOut(request));
+      return;
+    }
+    this.logger.info(
+      { event: 'signout-confirmation-asked', brand: request.brand, reason: doubt },
+      'a sign-out from outside this service and its brands: asking first',
+    );
+    this.confirmSignout(req, res, await this.signout.askFirst(request));
+  }
+
+  /**
+   * The confirmation page's form (issue 50 item 4): only from this service's own page (Fetch
+   * Metadata, Origin), and only with the token that page carried for this browser; a token that does
+   * not do (expired, used, another browser's) shows the page again rather than signing out.
+   */
+  @Post(ROUTES.logout)
+  async confirmLogout(
+    @Query() raw: RawQuery,
+    @Body() body: unknown,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    const refusal = confirmationRefusal(
+      {
+        ...withValue('secFetchSite', headerOf(req, 'sec-fetch-site')),
+        ...withValue('origin', headerOf(req, 'origin')),
+      },
+      this.ownOrigin,
+    );
+    if (refusal) throw new AppError('Forbidden', 'a sign-out is confirmed from this site only');
+    const request = { ...parseLogoutQuery(raw), ...(await this.sessionOf(req)) };
+    const token = (body as Record<string, unknown> | undefined)?.[CONFIRMATION_FIELD];
+    const outcome = await this.signout.confirm(request, token);
+    if ('redirect' in outcome) this.send(res, outcome);
+    else this.confirmSignout(req, res, outcome);
+  }
+
+  private confirmSignout(req: Request, res: Response, page: SignoutConfirmationPage): void {
+    const framed = this.pages.message(page.locale, page.brand, {
+      ...signoutConfirmationContent(page, this.pages.translator(page.locale)),
+      theme: themeOfRequest(req),
+    });
+    // Under the pages' `no-referrer` a browser sends `Origin: null` with a form post, even to its own
+    // origin (Fetch, "serializing a request origin"); `same-origin` lets the confirmation's post say
+    // where it comes from, and still sends nothing to another origin.
+    res.setHeader('Referrer-Policy', 'same-origin');
+    sendPage(res, 200, framed);
   }
 
   /**
@@ -249,6 +311,16 @@ export class AuthController {
     res.status(result.status).json({ error: result.error, error_description: result.description });
   }
 
+  /**
+   * The browser's session cookie and its binding. Of several `sessionId` cookies, the one bound to
+   * this browser (issue 50 item 6): the first may be a sibling subdomain's.
+   */
+  private async sessionOf(req: Request): Promise<{ sessionId?: string; binding?: string }> {
+    const binding = this.cookies.read(req).sessionBinding;
+    const sessionId = await this.liveSessions.sessionIdOf(this.cookies.sessionIds(req), binding);
+    return { ...(sessionId ? { sessionId } : {}), ...(binding ? { binding } : {}) };
+  }
+
   private send(res: Response, outcome: RedirectOutcome): void {
     applyRedirect(res, this.cookies, outcome);
   }
@@ -257,4 +329,14 @@ export class AuthController {
   private callbackUrl(req: Request): URL {
     return new URL(req.originalUrl, this.config.http.publicUrl);
   }
+}
+
+function headerOf(req: Request, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `{ [key]: value }` when there is a value, else nothing: for optional fields of typed input. */
+function withValue<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string };
 }

@@ -13,10 +13,23 @@ import { LiveSessions } from '../session/live-sessions';
 import { OneTimeStore } from '../store/one-time-store';
 import { SessionEnding } from '../session/session-ending';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
-import { ROUTES, type ServicePath, servicePath } from '../shared/routes';
+import { ROUTES, type ServicePath, localizedPath, servicePath } from '../shared/routes';
+import { bindingHashOf, matchesBinding } from '../session/browser-binding';
+import type { SignoutConfirmationPage } from './signout-confirmation-page';
 
 /** The IdP's logout round trip must finish within this time. */
 const LOGOUT_STATE_TTL_SECONDS = 600;
+
+/** How long a sign-out confirmation page's form stays good (issue 50 item 4). */
+export const SIGNOUT_CONFIRMATION_TTL_SECONDS = 600;
+
+/**
+ * A confirmation page's token, kept as its hash (OneTimeStore): the browser binding the page was
+ * shown to, or none for a browser that had none (it has no session here to end).
+ */
+interface IssuedConfirmation {
+  readonly bindingHash?: string;
+}
 
 /** What /logout/collectorsid was asked with (route-queries.ts parses it). */
 export interface SignoutRequest {
@@ -59,6 +72,7 @@ export interface SignedOutLanding {
 @Injectable()
 export class SignoutService {
   private readonly pending: OneTimeStore<PendingLogout>;
+  private readonly confirmations: OneTimeStore<IssuedConfirmation>;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -72,6 +86,59 @@ export class SignoutService {
   ) {
     this.logger.setContext(SignoutService.name);
     this.pending = new OneTimeStore<PendingLogout>(store, 'logout', LOGOUT_STATE_TTL_SECONDS);
+    this.confirmations = new OneTimeStore<IssuedConfirmation>(
+      store,
+      'logout-confirm',
+      SIGNOUT_CONFIRMATION_TTL_SECONDS,
+    );
+  }
+
+  /**
+   * Issue 50 item 4: a sign-out that does not evidently come from this service or a brand ends
+   * nothing yet. The collector sees a page of this service that asks; its form carries a token bound
+   * to this browser (its binding cookie) and posts the same query back (`confirm`).
+   */
+  async askFirst(request: SignoutRequest): Promise<SignoutConfirmationPage> {
+    const token = await this.confirmations.issue(
+      request.binding ? { bindingHash: bindingHashOf(request.binding) } : {},
+    );
+    const locale = localeOfSignout(request.brand, request.carried);
+    return {
+      kind: 'confirm-signout',
+      brand: request.brand,
+      locale,
+      action: servicePath('logout', request.carried),
+      token,
+      stay: localizedPath('collection', locale),
+    };
+  }
+
+  /**
+   * The confirmation page's form came back (same-origin, the controller checked): a token this
+   * service issued, not used yet, for this browser's binding, signs out as asked. Anything else (an
+   * expired page, a token of another browser or of another sign-in of this one) asks again with a
+   * fresh page; it never signs out.
+   */
+  async confirm(
+    request: SignoutRequest,
+    token: unknown,
+  ): Promise<RedirectOutcome | SignoutConfirmationPage> {
+    const issued = await this.confirmations.take(token);
+    const bound =
+      issued !== undefined &&
+      (issued.bindingHash === undefined
+        ? request.binding === undefined
+        : matchesBinding(issued.bindingHash, request.binding));
+    if (bound) return this.signOut(request);
+    this.logger.warn(
+      {
+        event: 'signout-confirmation-refused',
+        brand: request.brand,
+        reason: issued ? 'other-browser' : 'unknown-token',
+      },
+      'a sign-out confirmation without a token this browser was given: asking again',
+    );
+    return this.askFirst(request);
   }
 
   async signOut({ brand, carried, sessionId, binding }: SignoutRequest): Promise<RedirectOutcome> {

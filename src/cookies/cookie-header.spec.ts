@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import {
   MAX_COOKIES,
   MAX_COOKIE_HEADER_BYTES,
+  clearingHeaders,
+  cookieValues,
   parseCookieHeader,
   serializeClearing,
   tokenCookieClearingHeaders,
@@ -116,11 +118,55 @@ describe(serializeClearing.name, () => {
   });
 });
 
+describe(cookieValues.name, () => {
+  const table: [string, string | undefined, string[]][] = [
+    ['no header', undefined, []],
+    ['none of that name', 'theme=dark; QTM_SID=1', []],
+    ['one', 'theme=dark; sessionId=abc', ['abc']],
+    // Issue 50 item 6: a sibling's cookie with a longer path is sent first; every one counts.
+    [
+      'several, in the order sent',
+      'sessionId=planted; theme=dark; sessionId=ours',
+      ['planted', 'ours'],
+    ],
+    ['the same value twice', 'sessionId=a; sessionId=a', ['a', 'a']],
+    ['decoded as parseCookieHeader decodes', 'sessionId=%41; sessionId=%E0', ['A', '%E0']],
+    ['names are case-sensitive', 'SessionId=x; sessionId=y', ['y']],
+    ['an empty value', 'sessionId=; sessionId=b', ['', 'b']],
+  ];
+  it.each(table)('%s', (_label, header, expected) => {
+    expect(cookieValues(header, 'sessionId')).toEqual(expected);
+  });
+
+  it(`keeps at most ${MAX_COOKIES} values, and only within the first ${MAX_COOKIE_HEADER_BYTES} bytes`, () => {
+    expect(cookieValues('a=1; '.repeat(150), 'a')).toHaveLength(MAX_COOKIES);
+    const filler = `pad=${'x'.repeat(MAX_COOKIE_HEADER_BYTES)}`;
+    expect(cookieValues(`a=1; ${filler}; a=2`, 'a')).toEqual(['1']);
+  });
+});
+
+describe(clearingHeaders.name, () => {
+  it('clears a prefixed cookie under both names where it was plain before (issue 50 item 6)', () => {
+    expect(clearingHeaders('sessionId', { secure: true })).toEqual([
+      '__Host-sessionId=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax',
+      'sessionId=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax',
+    ]);
+    expect(clearingHeaders('sessionId', { secure: false })).toEqual([
+      'sessionId=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax',
+    ]);
+    // The bindings were never plain on https: only the prefixed name.
+    expect(clearingHeaders('sessionBinding', { secure: true })).toEqual([
+      '__Host-sessionBinding=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax',
+    ]);
+  });
+});
+
 describe(tokenCookieClearingHeaders.name, () => {
-  it('§4 Sign-out step 2: clears the three token cookies', () => {
+  it('§4 Sign-out step 2: clears the three token cookies (sessionId on https under both names)', () => {
     expect(tokenCookieClearingHeaders({ secure: true })).toEqual([
       'accessToken=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax',
       'refreshToken=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax',
+      '__Host-sessionId=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax',
       'sessionId=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax',
     ]);
   });

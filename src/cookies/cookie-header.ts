@@ -1,5 +1,12 @@
 import { isCookieNameToken } from './cookie-grammar';
-import { CookieAttributes, TOKEN_COOKIES, cookieOptionsFor } from './cookie-policy';
+import {
+  CookieAttributes,
+  CookieName,
+  TOKEN_COOKIES,
+  cookieOptionsFor,
+  formerWireNames,
+  wireCookieName,
+} from './cookie-policy';
 import { validateCookieWrite } from './cookie-validation';
 
 /**
@@ -26,18 +33,46 @@ export const MAX_COOKIES = 100;
  */
 export function parseCookieHeader(header: string | undefined): Record<string, string> {
   const cookies = Object.create(null) as Record<string, string>;
-  if (typeof header !== 'string' || header === '') return cookies;
   let count = 0;
-  for (const pair of boundedPairs(header)) {
+  for (const [name, value] of cookiePairs(header)) {
     if (count >= MAX_COOKIES) break;
-    const eq = pair.indexOf('=');
-    if (eq < 0) continue;
-    const name = trimSpaces(pair.slice(0, eq));
-    if (!isCookieNameToken(name) || Object.hasOwn(cookies, name)) continue;
-    cookies[name] = decodeValue(trimSpaces(pair.slice(eq + 1)));
+    if (Object.hasOwn(cookies, name)) continue;
+    cookies[name] = decodeValue(value);
     count += 1;
   }
   return cookies;
+}
+
+/**
+ * Every value of `name` in a Cookie header, in the order the browser sent them (issue 50 item 6). A
+ * browser holds one cookie per name, domain and path, and sends them all, the longest path first
+ * (RFC 6265 §5.4): a sibling subdomain's `sessionId=x; Domain=.collectors.com; Path=/collection`
+ * arrives before this service's own, and parseCookieHeader, which keeps the first, reads the
+ * planted one. Within the same bounds as parseCookieHeader: the first 8192 bytes, at most 100 values.
+ */
+export function cookieValues(header: string | undefined, name: string): string[] {
+  const values: string[] = [];
+  for (const [pairName, value] of cookiePairs(header)) {
+    if (values.length >= MAX_COOKIES) break;
+    if (pairName === name) values.push(decodeValue(value));
+  }
+  return values;
+}
+
+/**
+ * The `name=value` pairs of a Cookie header, in order: only those wholly within the first 8192
+ * bytes, without the pairs that have no `=` or whose name is not an RFC 6265 token; spaces and tabs
+ * around names and values dropped, values still encoded.
+ */
+function* cookiePairs(header: string | undefined): Generator<[string, string]> {
+  if (typeof header !== 'string' || header === '') return;
+  for (const pair of boundedPairs(header)) {
+    const eq = pair.indexOf('=');
+    if (eq < 0) continue;
+    const name = trimSpaces(pair.slice(0, eq));
+    if (!isCookieNameToken(name)) continue;
+    yield [name, trimSpaces(pair.slice(eq + 1))];
+  }
 }
 
 /**
@@ -65,9 +100,24 @@ export function serializeClearing(name: string, options: CookieAttributes): stri
   return result.header;
 }
 
+/**
+ * The headers that clear `name` in this deployment: under its wire name (`__Host-sessionId` on
+ * https), and under each name an earlier version wrote it with there (the plain `sessionId`), which
+ * a browser may still hold (issue 50 item 6).
+ */
+export function clearingHeaders(
+  name: CookieName,
+  deployment: { readonly secure: boolean },
+): string[] {
+  const options = cookieOptionsFor(name, deployment);
+  return [wireCookieName(name, deployment), ...formerWireNames(name, deployment)].map((wire) =>
+    serializeClearing(wire, options),
+  );
+}
+
 /** §4 Sign-out step 2: the headers that clear "the three token cookies". */
 export function tokenCookieClearingHeaders(deployment: { readonly secure: boolean }): string[] {
-  return TOKEN_COOKIES.map((name) => serializeClearing(name, cookieOptionsFor(name, deployment)));
+  return TOKEN_COOKIES.flatMap((name) => clearingHeaders(name, deployment));
 }
 
 function boundedPairs(header: string): string[] {

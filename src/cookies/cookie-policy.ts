@@ -8,9 +8,12 @@
  *   (SHOULD): §4 App start and §9 require Lax, and collectors arrive at /signin by a top-level
  *   navigation from a brand site, on which a Strict cookie would not be sent and they would look
  *   signed out. CSRF is covered by the tRPC custom header and Origin check (docs/design.md "CSRF").
- * - No `__Host-` prefix (ASVS 5.0 3.3.1/3.3.3): the names are fixed by §3 and by the legacy cookies
- *   already in browsers (§4 Token handling), and the prefix demands Secure, which §9 drops on
- *   localhost. DEBT: a `__Host-` rename needs a migration that reads both names.
+ * - `__Host-` (ASVS 5.0 3.3.1/3.3.3) where the origin is https, for the cookies that say who this
+ *   browser is (HOST_PREFIXED_COOKIES: `sessionId` and the two bindings), so no sibling subdomain
+ *   can plant or shadow them. Their names stay those of §3 and §9 (`sessionId`); the prefix is added
+ *   on the wire only, and only on https, since it demands Secure, which §9 drops on localhost. The
+ *   token cookies keep their plain names: they are never written, only cleared under the names the
+ *   legacy versions used (§4 Token handling).
  * - Host-only: no cookie has a Domain (the same draft, SHOULD NOT set Domain).
  * - Max-Age is in seconds, as in the Set-Cookie header. Express's `res.cookie` takes `maxAge` in
  *   milliseconds; §9's unexplained "864e4 ms (2.4 hours)" looks like 8,640,000 s passed as ms. Write
@@ -118,8 +121,8 @@ export const COOKIE_POLICIES: Readonly<Record<CookieName, CookiePolicy>> = {
   // §9 token cookies; §4 App start: "path /, SameSite lax, secure except on localhost". Only cleared.
   accessToken: { ...CREDENTIAL, maxAge: TOKEN_COOKIE_MAX_AGE },
   refreshToken: { ...CREDENTIAL, maxAge: TOKEN_COOKIE_MAX_AGE },
-  // §9 session cookie; §4 After login step 5 stores the fresh session id here.
-  sessionId: { ...CREDENTIAL, maxAge: SESSION_ID_MAX_AGE },
+  // §9 session cookie; §4 After login step 5 stores the fresh session id here (a 256-bit id).
+  sessionId: { ...CREDENTIAL, maxAge: SESSION_ID_MAX_AGE, valuePattern: /^[A-Za-z0-9_-]{43}$/ },
   // §3 lists it without a lifetime: a credential that ends with the browser session.
   sessionCookie: { ...CREDENTIAL, maxAge: undefined },
   // §9 theme cookie; the client reads it to paint the right theme before hydration.
@@ -151,19 +154,41 @@ export const COOKIE_POLICIES: Readonly<Record<CookieName, CookiePolicy>> = {
 };
 
 /**
- * The browser bindings carry the `__Host-` prefix where the origin is https (issue 15 item 9; RFC
- * 6265bis §4.1.3.2): a browser then accepts them only Secure, host-only and for Path=/, so a sibling
- * subdomain or a plain-http page cannot plant or shadow them. On http://localhost the prefix is not
- * allowed (it needs Secure), so the plain names are used there.
+ * The cookies that carry the `__Host-` prefix where the origin is https (RFC 6265bis §4.1.3.2): a
+ * browser then accepts them only Secure, host-only and for Path=/, so a sibling subdomain or a
+ * plain-http page cannot plant or shadow them. The browser bindings since issue 15 item 9, the
+ * session id since issue 50 item 6 (a planted `sessionId; Domain=.collectors.com; Path=/collection`
+ * was sent before the real one and locked the collector in a sign-in loop). On http://localhost the
+ * prefix is not allowed (it needs Secure), so the plain names are used there.
  */
 export const HOST_PREFIXED_COOKIES: ReadonlySet<CookieName> = new Set<CookieName>([
   'signinBinding',
   'sessionBinding',
+  'sessionId',
 ]);
+
+/**
+ * Prefixed cookies that earlier versions wrote under their plain name on https too: `sessionId`,
+ * before issue 50 item 6. A browser that signed in then still holds `sessionId` (for up to a year,
+ * §9), so there that name is still read when the prefixed one is absent (every value of it, each
+ * tried against the browser binding, since a sibling can shadow it), and it is cleared whenever the
+ * prefixed one is written or cleared. The bindings were never plain on https: only `__Host-` counts.
+ */
+export const FORMERLY_PLAIN_COOKIES: ReadonlySet<CookieName> = new Set<CookieName>(['sessionId']);
 
 /** The name a cookie has on the wire in this deployment. */
 export function wireCookieName(name: CookieName, deployment: { readonly secure: boolean }): string {
   return deployment.secure && HOST_PREFIXED_COOKIES.has(name) ? `__Host-${name}` : name;
+}
+
+/** The other names the cookie may have on the wire in this deployment (FORMERLY_PLAIN_COOKIES). */
+export function formerWireNames(
+  name: CookieName,
+  deployment: { readonly secure: boolean },
+): readonly string[] {
+  return wireCookieName(name, deployment) !== name && FORMERLY_PLAIN_COOKIES.has(name)
+    ? [name]
+    : [];
 }
 
 /** §4 Sign-out step 2: "the three token cookies". */

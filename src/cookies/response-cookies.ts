@@ -2,11 +2,19 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
-import { parseCookieHeader, serializeClearing, tokenCookieClearingHeaders } from './cookie-header';
+import {
+  clearingHeaders,
+  cookieValues,
+  parseCookieHeader,
+  serializeClearing,
+  tokenCookieClearingHeaders,
+} from './cookie-header';
 import {
   CookieName,
   HOST_PREFIXED_COOKIES,
   cookieOptionsFor,
+  formerWireNames,
+  isAllowedCookieValue,
   secureFor,
   wireCookieName,
 } from './cookie-policy';
@@ -21,7 +29,11 @@ export class ResponseCookies {
   private readonly deployment: { secure: boolean };
   private readonly readings = new WeakMap<
     Request,
-    { readonly header: string | undefined; readonly jar: Readonly<Record<string, string>> }
+    {
+      readonly header: string | undefined;
+      readonly jar: Readonly<Record<string, string>>;
+      readonly sessionIds: readonly string[];
+    }
   >();
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
@@ -35,14 +47,35 @@ export class ResponseCookies {
    * 4 µs of a hop's 720 on Node 24).
    */
   read(req: Request): Readonly<Record<string, string>> {
-    const header = req.headers.cookie;
-    const kept = this.readings.get(req);
-    if (kept && kept.header === header) return kept.jar;
-    const jar = Object.freeze(serviceCookies(header, this.deployment));
-    this.readings.set(req, { header, jar });
-    return jar;
+    return this.reading(req).jar;
   }
 
+  /**
+   * The session ids the browser sent, in order (sessionIdCandidates): a reader of the session asks
+   * LiveSessions.sessionIdOf which of them is this browser's, never takes the first (issue 50 item 6).
+   */
+  sessionIds(req: Request): readonly string[] {
+    return this.reading(req).sessionIds;
+  }
+
+  private reading(req: Request) {
+    const header = req.headers.cookie;
+    const kept = this.readings.get(req);
+    if (kept && kept.header === header) return kept;
+    const reading = {
+      header,
+      jar: Object.freeze(serviceCookies(header, this.deployment)),
+      sessionIds: Object.freeze(sessionIdCandidates(header, this.deployment)),
+    };
+    this.readings.set(req, reading);
+    return reading;
+  }
+
+  /**
+   * Writes `name` under its wire name; where it had another name before (the plain `sessionId` on
+   * https, FORMERLY_PLAIN_COOKIES), that copy is cleared on the way, so a browser moves to the
+   * prefixed cookie at its next sign-in.
+   */
   set(res: Response, name: CookieName, value: string): void {
     const result = validatePolicyCookieWrite(name, value, this.deployment);
     if (!result.ok) {
@@ -52,16 +85,13 @@ export class ResponseCookies {
       );
     }
     res.append('Set-Cookie', result.header);
+    const options = cookieOptionsFor(name, this.deployment);
+    for (const former of formerWireNames(name, this.deployment))
+      res.append('Set-Cookie', serializeClearing(former, options));
   }
 
   clear(res: Response, name: CookieName): void {
-    res.append(
-      'Set-Cookie',
-      serializeClearing(
-        wireCookieName(name, this.deployment),
-        cookieOptionsFor(name, this.deployment),
-      ),
-    );
+    for (const header of clearingHeaders(name, this.deployment)) res.append('Set-Cookie', header);
   }
 
   /** §4 Sign-out step 2 and After login step 7. */
@@ -74,7 +104,9 @@ export class ResponseCookies {
 /**
  * A Cookie header as this service's cookies, by their names. Where the bindings carry `__Host-`
  * (https), only the prefixed cookie counts: a plain `signinBinding` could have been planted by a
- * sibling subdomain (issue 15 item 9).
+ * sibling subdomain (issue 15 item 9). `sessionId` is the prefixed one there too, or else the first
+ * plain one a browser may still hold (FORMERLY_PLAIN_COOKIES): a key for a rate-limit bucket, not
+ * who is signed in, since the first may be a sibling's (ResponseCookies.sessionIds, issue 50 item 6).
  */
 export function serviceCookies(
   header: unknown,
@@ -84,8 +116,37 @@ export function serviceCookies(
   if (!deployment.secure) return jar;
   for (const name of HOST_PREFIXED_COOKIES) {
     const prefixed = jar[wireCookieName(name, deployment)];
-    if (prefixed === undefined) delete jar[name];
-    else jar[name] = prefixed;
+    if (prefixed !== undefined) jar[name] = prefixed;
+    else if (formerWireNames(name, deployment).length === 0) delete jar[name];
   }
   return jar;
+}
+
+/**
+ * At most this many `sessionId` values are tried against the browser binding. A browser holds one
+ * of ours; more come from a sibling subdomain that planted them (issue 50 item 6), and each costs a
+ * store read. A sibling can push a browser's cookies out of its jar anyway (browsers keep about 180
+ * per site), so a higher cap would buy nothing.
+ */
+export const MAX_SESSION_ID_CANDIDATES = 4;
+
+/**
+ * The session ids a Cookie header offers, in the order sent (issue 50 item 6). On https the
+ * `__Host-sessionId` cookie, which only this host can set, is the one, when present. Otherwise (on
+ * http://localhost, or a browser still holding the plain name from before the prefix) every distinct
+ * well-formed `sessionId` value, up to MAX_SESSION_ID_CANDIDATES: a sibling's planted value comes
+ * first, so the first is not necessarily ours, and LiveSessions.sessionIdOf takes the one that
+ * matches the browser binding.
+ */
+export function sessionIdCandidates(
+  header: unknown,
+  deployment: { readonly secure: boolean },
+): string[] {
+  const text = typeof header === 'string' ? header : undefined;
+  const wellFormed = (name: string) =>
+    cookieValues(text, name).filter((value) => isAllowedCookieValue('sessionId', value));
+  const wire = wireCookieName('sessionId', deployment);
+  const prefixed = wire === 'sessionId' ? [] : wellFormed(wire);
+  if (prefixed.length > 0) return prefixed.slice(0, 1);
+  return [...new Set(wellFormed('sessionId'))].slice(0, MAX_SESSION_ID_CANDIDATES);
 }

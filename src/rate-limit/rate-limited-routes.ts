@@ -23,6 +23,8 @@ export const RATE_LIMITED_ROUTES: readonly RateLimitedRoute[] = [
   { method: 'GET', route: 'loginLanding', match: 'exact', group: 'signin' },
   { method: 'GET', route: 'brandTokenLanding', match: 'exact', group: 'signin' },
   { method: 'GET', route: 'logout', match: 'exact', group: 'signin' },
+  // Issue 50 item 4: the confirmation of a sign-out from another site is a sign-out like the GET.
+  { method: 'POST', route: 'logout', match: 'exact', group: 'signin' },
   { method: 'GET', route: 'logoutLanding', match: 'exact', group: 'signin' },
   { method: 'POST', route: 'handoffToken', match: 'exact', group: 'signin' },
 ];

@@ -1,7 +1,7 @@
 import { pooledRandomBytes } from '../common/random-bytes';
 import { Inject, Injectable } from '@nestjs/common';
 import { createElement, type ReactElement } from 'react';
-import { MessagePage } from '../../views/MessagePage';
+import { type MessageAction, MessagePage } from '../../views/MessagePage';
 import { brandFavicon } from '../../views/shell/header/header-brand';
 import type { PageFrameData, Theme } from '../../views/shell/shell-data';
 import { REDIRECT_POLICY } from '../brand/brand.module';
@@ -20,7 +20,8 @@ import { type FramedPage, renderPage } from './render-page';
 export interface MessageContent {
   readonly title: string;
   readonly message: string;
-  readonly action?: { readonly href: string; readonly label: string };
+  /** A link, or a form posted to this service (issue 50 item 4: a sign-out to confirm). */
+  readonly action?: MessageAction;
   /** A second, quieter way on (a link under the button). */
   readonly secondary?: { readonly href: string; readonly label: string };
   readonly alert: boolean;

@@ -30,6 +30,26 @@ export class LiveSessions {
     return fresh ? this.sessions.touch(sessionId, fresh) : undefined;
   }
 
+  /**
+   * Which of the session ids the browser sent is its own (issue 50 item 6): the first whose session
+   * is bound to the browser's binding. A browser sends every `sessionId` cookie it holds, a sibling
+   * subdomain's planted `sessionId; Domain=.collectors.com; Path=/collection` before ours, and taking
+   * the first signed the collector out on that path and back in on /signin, round and round. With
+   * one id (every browser nobody planted cookies in) it is that id, unread: its reader checks the
+   * binding anyway. With none bound, the first, which names no session of this browser's.
+   */
+  async sessionIdOf(
+    candidates: readonly string[],
+    binding: string | undefined,
+  ): Promise<string | undefined> {
+    if (candidates.length <= 1) return candidates[0];
+    for (const id of candidates) {
+      const record = await this.sessions.get(id);
+      if (record && matchesBinding(record.bindingHash, binding)) return id;
+    }
+    return candidates[0];
+  }
+
   /** The session if it exists and the browser holds its binding; no refresh, no touch. */
   async bound(
     sessionId: string | undefined,

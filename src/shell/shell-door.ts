@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { applyRedirect } from '../http/apply-outcome';
 import { localeOfRequest } from '../locale/request-locale-resolver';
+import { LiveSessions } from '../session/live-sessions';
 import { ShellAccessCheck, ShellAdmission, ShellVisit } from './shell-access-check';
 
 /**
@@ -16,24 +17,30 @@ export class ShellDoor {
   constructor(
     private readonly access: ShellAccessCheck,
     private readonly cookies: ResponseCookies,
+    private readonly liveSessions: LiveSessions,
   ) {}
 
   async admit(req: Request, res: Response): Promise<ShellAdmission | undefined> {
-    const access = await this.access.check(this.visit(req));
+    const access = await this.access.check(await this.visit(req));
     res.set({ 'Cache-Control': 'no-store' });
     if (access.allowed) return access;
     applyRedirect(res, this.cookies, access.redirect);
     return undefined;
   }
 
-  private visit(req: Request): ShellVisit {
+  private async visit(req: Request): Promise<ShellVisit> {
     const jar = this.cookies.read(req);
+    // Issue 50 item 6: the browser's own session id, not the first a sibling subdomain planted.
+    const sessionId = await this.liveSessions.sessionIdOf(
+      this.cookies.sessionIds(req),
+      jar.sessionBinding,
+    );
     const referer = req.headers.referer;
     return {
       url: req.originalUrl,
       locale: localeOfRequest(req),
       ...(typeof referer === 'string' ? { referer } : {}),
-      ...(jar.sessionId ? { sessionId: jar.sessionId } : {}),
+      ...(sessionId ? { sessionId } : {}),
       ...(jar.sessionBinding ? { binding: jar.sessionBinding } : {}),
       ...(jar.QTM_SID ? { qtmSid: jar.QTM_SID } : {}),
       ...(jar.QTM_UID ? { qtmUid: jar.QTM_UID } : {}),

@@ -6,6 +6,7 @@ import { applyRedirect } from '../http/apply-outcome';
 import { ROUTES, samePath } from '../shared/routes';
 import { normalizeLocale } from '../shared/locale';
 import type { LocalizedRequest } from '../locale/locale-path.middleware';
+import { LiveSessions } from '../session/live-sessions';
 import { TokenParamSignin, TokenTaking } from './token-param-signin';
 
 const PLACEHOLDER_ORIGIN = 'http://placeholder.invalid';
@@ -68,6 +69,7 @@ export class TokenParamMiddleware implements NestMiddleware {
   constructor(
     private readonly signin: TokenParamSignin,
     private readonly cookies: ResponseCookies,
+    private readonly liveSessions: LiveSessions,
   ) {}
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
@@ -80,6 +82,11 @@ export class TokenParamMiddleware implements NestMiddleware {
     if (isExempt(url.pathname)) return next();
     url.searchParams.delete('t');
     const jar = this.cookies.read(req);
+    // Issue 50 item 6: the browser's own session id, not the first a sibling subdomain planted.
+    const sessionId = await this.liveSessions.sessionIdOf(
+      this.cookies.sessionIds(req),
+      jar.sessionBinding,
+    );
     const taking: TokenTaking = isSignoutPage(url.pathname)
       ? 'signout'
       : !isTopLevelNavigation(req.headers)
@@ -98,7 +105,7 @@ export class TokenParamMiddleware implements NestMiddleware {
       target: samePath(url.pathname, url.search),
       path: url.pathname,
       taking,
-      ...(jar.sessionId ? { sessionId: jar.sessionId } : {}),
+      ...(sessionId ? { sessionId } : {}),
       ...(jar.sessionBinding ? { binding: jar.sessionBinding } : {}),
       ...(brand ? { brandParam: brand } : {}),
       ...(referer ? { referer } : {}),

@@ -232,8 +232,10 @@ describe('axe on /unauthredirect, the pending-step page and the signed-out landi
             (route) => resolve(route),
           );
         });
-        // The brand's sign-out link; the IdP's confirmation submits itself; then the landing.
+        // The brand's sign-out link, from its page (in local, the demo brand page); the IdP's
+        // confirmation submits itself; then the landing.
         await page.goto(`${origin}/logout/collectorsid?b=psa${langParam(locale)}`, {
+          referer: `${origin}/demo/brand/psa`,
           waitUntil: 'commit',
         });
         const route = await held;

@@ -20,7 +20,8 @@ import {
 /**
  * Issue 33 item 3, the shell's half: each page a collector sees outside the sign-in steps (the
  * landing, the sessions page, /unauthredirect, the error page, the signed-out landing, the consent
- * dialog and the page that asks before a cross-site `t` signs in) in en-US, fr-CA and ja-JP, at 390
+ * dialog, the page that asks before a cross-site `t` signs in and the one that asks before a
+ * sign-out from another site ends anything) in en-US, fr-CA and ja-JP, at 390
  * and 1280 px, light and dark: compared with its baseline and checked by the layout rules
  * (test/support/visual.ts). Each page is loaded afresh at each width, as a phone or a desktop would.
  */
@@ -87,6 +88,14 @@ const SCREENS: readonly Screen[] = [
       await page.locator('footer [data-consent-open]').first().click();
       await page.locator('#cc-main .pm[role="dialog"]').waitFor({ state: 'visible' });
     },
+    volatile: year,
+  },
+  {
+    name: 'signout-confirm',
+    signedIn: true,
+    // Opened from nowhere (Sec-Fetch-Site: none, no Referer): the service asks before a sign-out
+    // ends anything (issue 50 item 4).
+    path: (l) => `/logout/collectorsid?b=collectors${lang(l) ? `&${lang(l)}` : ''}`,
     volatile: year,
   },
   {

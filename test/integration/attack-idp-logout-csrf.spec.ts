@@ -1,5 +1,10 @@
 import { Browser } from '../support/browser';
-import { locationOf, signInVia, throughBrandGrant } from '../support/signin-journey';
+import {
+  locationOf,
+  signInVia,
+  throughBrandGrant,
+  signOutFromThisSite,
+} from '../support/signin-journey';
 import { useTestApp } from '../support/test-app';
 
 /**
@@ -44,7 +49,7 @@ it.each([
 it('this service’s own sign-out (id_token_hint, registered landing) submits itself', async () => {
   const browser = new Browser();
   await signInVia(t, browser, 'b=collectors');
-  const out = await browser.get(`${t.url}/logout/collectorsid?b=collectors`);
+  const out = await signOutFromThisSite(browser, `${t.url}/logout/collectorsid?b=collectors`);
   const endSession = locationOf(out);
   expect(endSession.searchParams.get('id_token_hint')).toEqual(expect.any(String));
   const page = await browser.get(endSession.href);

@@ -1,6 +1,6 @@
 import { Browser } from '../support/browser';
 import { NAVIGATION_HEADERS, NavigatingBrowser } from '../support/navigating-browser';
-import { jarCookie, locationOf, signInVia } from '../support/signin-journey';
+import { jarCookie, locationOf, signInVia, signOutFromThisSite } from '../support/signin-journey';
 import { RunningRedis, startRedis } from '../support/redis-server';
 import { TestApp, startTestApp, useTestApp } from '../support/test-app';
 
@@ -41,7 +41,7 @@ describe('one instance', () => {
 
   it('a t never signs in after the collector signed out of the sign-in it came from', async () => {
     const { token, browser } = await brandToken(t);
-    await browser.get(`${t.url}/logout/collectorsid?b=psa`);
+    await signOutFromThisSite(browser, `${t.url}/logout/collectorsid?b=psa`);
     expect(await signsIn(t, token)).toBe(false);
     expect(reasons(t)).toContain('session-ended');
   });

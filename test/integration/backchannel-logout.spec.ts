@@ -18,7 +18,13 @@ import { SigningKeys } from '../../src/idp/provider/signing-keys';
 import { SESSION_STORE, type SessionStore } from '../../src/store/session-store';
 import { Sessions } from '../../src/session/sessions';
 import { Browser, BrowserResponse } from '../support/browser';
-import { jarCookie, locationOf, signInVia, throughBrandGrant } from '../support/signin-journey';
+import {
+  jarCookie,
+  locationOf,
+  signInVia,
+  throughBrandGrant,
+  signOutFromThisSite,
+} from '../support/signin-journey';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /** A brand's back-channel endpoint, played by a small local server: it answers with `statuses` in turn. */
@@ -138,7 +144,7 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
       await throughBrandGrant(browser, await browser.get(`${t.url}/signin?b=psajapan`)),
     );
     expect(new Set([atPsa.si, atPcgs.si, atJapan.si]).size).toBe(3);
-    await browser.get(`${t.url}/logout/collectorsid?b=psa`);
+    await signOutFromThisSite(browser, `${t.url}/logout/collectorsid?b=psa`);
 
     const pcgsToken = await until(() => pcgs.tokens[before.pcgs]);
     const claims = await verified(pcgsToken, clientOf('pcgs'));
@@ -183,10 +189,10 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
   it('a collector who never came through a brand sends it nothing (issue 49 item 5)', async () => {
     const before = [psa, pcgs, refusing, bystander].map((b) => b.tokens.length);
     const { browser } = await signedIn('collectors');
-    await browser.get(`${t.url}/logout/collectorsid`);
+    await signOutFromThisSite(browser, `${t.url}/logout/collectorsid`);
     // Another sign-out that does notify (pcgs) comes after: by then nothing came for the first.
     const other = await signedIn('pcgs');
-    await other.browser.get(`${t.url}/logout/collectorsid?b=pcgs`);
+    await signOutFromThisSite(other.browser, `${t.url}/logout/collectorsid?b=pcgs`);
     await until(() => pcgs.tokens[before[1] ?? 0]);
     expect([psa, pcgs, refusing, bystander].map((b) => b.tokens.length)).toEqual([
       before[0],

@@ -20,7 +20,7 @@ import {
   startOktaStack,
 } from '../support/okta-stack';
 import { eventually } from '../support/process-app';
-import { EMAIL, locationOf, signInVia } from '../support/signin-journey';
+import { EMAIL, locationOf, signInVia, signOutFromThisSite } from '../support/signin-journey';
 import { trustingFetch } from '../support/tls-front';
 import { useTestApp } from '../support/test-app';
 
@@ -208,7 +208,7 @@ describe('the embedded IdP’s t (local and dev)', () => {
 
       // Sign-out: the logout token this service sends the brand names the same collector as uid.
       const before = psa.tokens.length;
-      await browser.get(`${t.url}/logout/collectorsid?b=psa`);
+      await signOutFromThisSite(browser, `${t.url}/logout/collectorsid?b=psa`);
       await eventually('a logout token at psa', () => Promise.resolve(psa.tokens.length > before));
       const keys = (await (await fetch(`${t.url}/.well-known/jwks.json`)).json()) as JSONWebKeySet;
       const { payload: logout } = await jwtVerify(

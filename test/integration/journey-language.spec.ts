@@ -11,6 +11,7 @@ import {
   throughBrandGrant,
   throughIdp,
   throughIdpLogout,
+  signOutFromThisSite,
 } from '../support/signin-journey';
 import { useTestApp } from '../support/test-app';
 
@@ -103,7 +104,7 @@ describe('a collector who signs in in a language stays in it, page after page', 
       expect(pageText(sessions.body)).toContain(text(locale, 'sessions.title'));
 
       // Sign-out: the landing page speaks it, and goes on to the sign-in page in it.
-      const out = await browser.get(`${t.url}${signOut}`);
+      const out = await signOutFromThisSite(browser, `${t.url}${signOut}`);
       const landed = await idpLogoutIn(browser, locationOf(out), locale);
       const signedOut = await browser.get(landed.href);
       expect(htmlLang(signedOut)).toBe(locale);
@@ -129,8 +130,9 @@ describe('a collector who signs in in a language stays in it, page after page', 
     const brand = locationOf(await throughBrandGrant(browser, await browser.get(callback.href)));
     expect(brand.pathname).toBe('/demo/brand/psajapan');
 
-    // The brand sends the collector to sign-out with its brand only.
-    const out = await browser.get(`${t.url}/logout/collectorsid?b=psajapan`);
+    // The brand sends the collector to sign-out with its brand only (its page is this service's
+    // demo brand page in local: a link there is a same-origin one).
+    const out = await signOutFromThisSite(browser, `${t.url}/logout/collectorsid?b=psajapan`);
     const signedOut = await browser.get(
       (await idpLogoutIn(browser, locationOf(out), 'ja-JP')).href,
     );

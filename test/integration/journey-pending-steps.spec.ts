@@ -17,6 +17,7 @@ import {
   throughBrandGrant,
   throughIdp,
   throughIdpLogout,
+  signOutFromThisSite,
 } from '../support/signin-journey';
 import { csrfOf, formActionOf, signinText, stepTitle } from '../support/signin-steps';
 import { TestApp, startTestApp, useTestApp } from '../support/test-app';
@@ -522,7 +523,8 @@ describe('never the same trip twice in a row, whatever the IdP (issue 14 item 10
       if (step !== 'migrating') return;
       // What to do works: signed out, the collector goes back where they were going, which starts a
       // new sign-in; this IdP shows what it has pending after the password, and the migration ends.
-      const endSession = locationOf(await browser.get(action.href));
+      // The page's link is followed from this service's page: a same-origin sign-out (issue 50 item 4).
+      const endSession = locationOf(await signOutFromThisSite(browser, action.href));
       await confirmIdpLogout(browser, endSession);
       expect(await sessionOf(t, browser, origin)).toBeUndefined();
       const signinAgain = locationOf(await browser.get(shellUrl));

@@ -6,6 +6,7 @@ import {
   setCookies,
   signInVia,
   throughBrandGrant,
+  FROM_THIS_SITE,
 } from '../support/signin-journey';
 import { useTestApp } from '../support/test-app';
 
@@ -23,10 +24,10 @@ const authorize = () => `${t.config.idp.issuer}/v1/authorize`;
 const endpointOf = (url: URL) => `${url.origin}${url.pathname}`;
 
 /** A request from another client (no jar): only the cookie header it is given. */
-async function asStranger(path: string, cookie: string) {
+async function asStranger(path: string, cookie: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${t.url}${path}`, {
     redirect: 'manual',
-    headers: { cookie, accept: 'text/html' },
+    headers: { cookie, accept: 'text/html', ...headers },
   });
   return {
     status: res.status,
@@ -105,7 +106,9 @@ describe('an si signs nobody in (attack: si replayed as the sessionId cookie)', 
   it('signing out with an si alone ends nothing', async () => {
     const { browser, target } = await signedIn('b=psa');
     const si = target.searchParams.get('si') ?? '';
-    await asStranger('/logout/collectorsid?b=psa', `sessionId=${si}`);
+    // A sign-out that goes ahead at once (from a page of this site, issue 50 item 4).
+    const out = await asStranger('/logout/collectorsid?b=psa', `sessionId=${si}`, FROM_THIS_SITE);
+    expect(out.status).toBe(302);
     // The collector's own browser is still signed in.
     const page = await browser.get(`${t.url}/collection`);
     expect(page.status).toBe(200);

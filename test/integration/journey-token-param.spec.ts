@@ -12,6 +12,7 @@ import {
   setCookies,
   signInVia,
   sqliteStoreRow,
+  signOutFromThisSite,
 } from '../support/signin-journey';
 import { TestApp, startTestApp, useTestApp } from '../support/test-app';
 
@@ -471,7 +472,7 @@ describe('with short-lived access tokens (IDP_ACCESS_TOKEN_TTL_SECONDS)', () => 
       expect((await browser.jar.getCookies(t.url)).map((c) => c.key)).not.toContain('accessToken');
 
       // Sign-out clears the three token cookies (§4 Sign-out step 2) and the binding.
-      const out = await browser.get(`${t.url}/logout/collectorsid?b=psa`);
+      const out = await signOutFromThisSite(browser, `${t.url}/logout/collectorsid?b=psa`);
       expect(cleared(out)).toEqual(['accessToken', 'refreshToken', 'sessionBinding', 'sessionId']);
       const left = (await browser.jar.getCookies(t.url)).map((c) => c.key);
       for (const name of ['accessToken', 'refreshToken', 'sessionId', 'sessionBinding'])

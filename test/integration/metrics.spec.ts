@@ -3,7 +3,13 @@ import request from 'supertest';
 import { rateLimitGroup } from '../../src/rate-limit/rate-limited-routes';
 import { Browser } from '../support/browser';
 import { RunningRedis, startRedis } from '../support/redis-server';
-import { cookieValue, jarCookie, locationOf, signInVia } from '../support/signin-journey';
+import {
+  cookieValue,
+  jarCookie,
+  locationOf,
+  signInVia,
+  signOutFromThisSite,
+} from '../support/signin-journey';
 import { TestApp, startTestApp, useTestApp } from '../support/test-app';
 
 /**
@@ -160,8 +166,11 @@ describe('metrics at /metrics', () => {
     // Signed in: /signin reuses the session (a second sign-in event) after one refresh.
     const again = await browser.get(`${t.url}/signin?b=psa`);
     expect(again.status).toBe(302);
-    await browser.get(`${t.url}/logout/collectorsid?b=psa`);
-    await request(t.url).get('/logout/collectorsid?b=goldin').expect(302);
+    await signOutFromThisSite(browser, `${t.url}/logout/collectorsid?b=psa`);
+    await request(t.url)
+      .get('/logout/collectorsid?b=goldin')
+      .set('sec-fetch-site', 'same-origin')
+      .expect(302);
 
     const res = await request(t.url).get('/metrics').expect(200);
     const after = parseSamples(res.text);

@@ -168,7 +168,7 @@ describe.each(TOPOLOGIES)('two instances, %s', (_topology, startShared, { failov
   it('a sign-out on one instance ends the session on both', async () => {
     const { cookie } = await signedIn();
     const out = await fetch(`${b.url}/logout/collectorsid?b=collectors`, {
-      headers: { cookie },
+      headers: { cookie, 'sec-fetch-site': 'same-origin' },
       redirect: 'manual',
     });
     expect(out.status).toBe(302);

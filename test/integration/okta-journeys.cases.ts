@@ -12,7 +12,12 @@ import {
   throughOkta,
 } from '../support/okta-stack';
 import { eventually } from '../support/process-app';
-import { basicAuth, pageText, throughBrandGrant } from '../support/signin-journey';
+import {
+  basicAuth,
+  pageText,
+  signOutFromThisSite,
+  throughBrandGrant,
+} from '../support/signin-journey';
 import { trustingFetch } from '../support/tls-front';
 import type { Runtime } from '../support/runtimes';
 
@@ -70,8 +75,8 @@ export function oktaJourneys(runtime: () => Runtime): void {
       const { browser, landed } = await signInThroughOkta(stack, OKTA_USERS.plain);
       expect(landed.status).toBe(302);
       expect(where(landed).href).toBe(`${stack.url}/collection`);
-      // qa behind TLS: the session cookie is Secure.
-      expect(landed.headers.getSetCookie().join('\n')).toMatch(/^sessionId=[^;]+;.*Secure/m);
+      // qa behind TLS: the session cookie is __Host-sessionId, so Secure (issue 50 item 6).
+      expect(landed.headers.getSetCookie().join('\n')).toMatch(/^__Host-sessionId=[^;]+;.*Secure/m);
       const page = await browser.get(where(landed).href);
       expect(page.status).toBe(200);
       expect(page.body).toContain('<html lang="en-US"');
@@ -138,7 +143,7 @@ export function oktaJourneys(runtime: () => Runtime): void {
       });
       expect(done.status).toBe(302);
       expect(where(done).href).toBe(`${stack.url}/collection`);
-      expect(done.headers.getSetCookie().join('\n')).toMatch(/^sessionId=/m);
+      expect(done.headers.getSetCookie().join('\n')).toMatch(/^__Host-sessionId=[^;]/m);
       const status = await accountStatusOf(stack, fresh);
       expect(status.body).toMatchObject({
         result: { data: { isSignedIn: true, collectorsId: 4242 } },
@@ -256,7 +261,10 @@ export function oktaJourneys(runtime: () => Runtime): void {
   describe('sign-out', () => {
     it('ends the session here and the session at Okta', async () => {
       const { browser } = await signInThroughOkta(stack, OKTA_USERS.plain);
-      const out = await browser.get(`${stack.url}/logout/collectorsid?b=collectors`);
+      const out = await signOutFromThisSite(
+        browser,
+        `${stack.url}/logout/collectorsid?b=collectors`,
+      );
       const logout = where(out);
       expect(logout.href.startsWith(`${stack.idp.issuer}/v1/logout`)).toBe(true);
       expect(logout.searchParams.get('id_token_hint')).toBeTruthy();
@@ -288,7 +296,10 @@ export function oktaJourneys(runtime: () => Runtime): void {
         const [queued, retried] = [logged('revocation-queued'), logged('revocation-retried')];
         await stack.fault(mode, path);
         try {
-          const out = await browser.get(`${stack.url}/logout/collectorsid?b=collectors`);
+          const out = await signOutFromThisSite(
+            browser,
+            `${stack.url}/logout/collectorsid?b=collectors`,
+          );
           // The session ends here whatever Okta says; the browser is on its way to Okta's logout.
           expect(out.status).toBe(302);
           expect((await accountStatusOf(stack, browser)).body).toMatchObject({
@@ -349,7 +360,7 @@ export function oktaJourneys(runtime: () => Runtime): void {
           await stack.fault('none');
         }
         expect(page.status).toBe(502);
-        expect(page.headers.getSetCookie().join('\n')).not.toContain('sessionId=');
+        expect(page.headers.getSetCookie().join('\n')).not.toMatch(/sessionId=[^;]/);
         const id = page.headers.get('x-request-id') ?? '';
         const text = pageText(page.body);
         expect(text).toContain('Error code: OktaError');

@@ -16,7 +16,14 @@ import { signonDiscovery } from '../../src/auth/signon-discovery';
 import { BRANDS, CLIENT_TYPES } from '../../src/shared/brand';
 import { ROUTES, type RouteName } from '../../src/shared/routes';
 import { Browser } from '../support/browser';
-import { basicAuth, jarCookie, locationOf, signInVia, throughIdp } from '../support/signin-journey';
+import {
+  basicAuth,
+  jarCookie,
+  locationOf,
+  signInVia,
+  throughIdp,
+  signOutFromThisSite,
+} from '../support/signin-journey';
 import { useTestApp } from '../support/test-app';
 
 /**
@@ -509,7 +516,10 @@ describe('docs/openapi.yaml', () => {
     });
 
     it('GET /logout/collectorsid: 302 to the IdP end-session endpoint, back to /handlelogoutredirect', async () => {
-      const answer = await call(`${ROUTES.logout}?b=psa`, { headers: html });
+      // From a page of this service or a brand's (issue 50 item 4); from elsewhere, a page that asks.
+      const answer = await call(`${ROUTES.logout}?b=psa`, {
+        headers: { ...html, 'sec-fetch-site': 'same-origin' },
+      });
       expect(answer.status).toBe(302);
       expectDocumented(ROUTES.logout, 'get', answer);
       const location = locationUrl(answer);
@@ -518,6 +528,14 @@ describe('docs/openapi.yaml', () => {
         `${t.config.http.publicUrl}${ROUTES.logoutLanding}`,
       );
       expect(location.searchParams.get('state')).toBeTruthy();
+    });
+
+    it('GET /logout/collectorsid from another site: 200, the page that asks (issue 50 item 4)', async () => {
+      const answer = await call(`${ROUTES.logout}?b=psa`, {
+        headers: { ...html, 'sec-fetch-site': 'cross-site', referer: 'https://evil.example/' },
+      });
+      expect(answer.status).toBe(200);
+      expectDocumented(ROUTES.logout, 'get', answer);
     });
 
     it.each([
@@ -600,7 +618,7 @@ describe('docs/openapi.yaml', () => {
       const { landing } = await signInVia(t, browser, `b=psa`);
       const handed = locationOf(landing).searchParams;
       const before = brandEndpoint.received.length;
-      const signout = await browser.get(`${t.url}${ROUTES.logout}?b=psa`);
+      const signout = await signOutFromThisSite(browser, `${t.url}${ROUTES.logout}?b=psa`);
       expect(signout.status).toBe(302);
       expect(await jarCookie(browser, t.url, 'sessionBinding')).toBeUndefined();
       const deadline = Date.now() + 15_000;

@@ -32,6 +32,8 @@ import {
   sqliteStoreRow,
   throughBrandGrant,
   throughIdp,
+  signOutFromThisSite,
+  FROM_THIS_SITE,
 } from '../support/signin-journey';
 import { csrfOf, formActionOf } from '../support/signin-steps';
 import { TestApp, startTestApp } from '../support/test-app';
@@ -62,10 +64,14 @@ function text(locale: Locale, key: string, args: Record<string, string> = {}): s
 }
 
 /** A GET as a browser navigating (Accept: text/html), redirects not followed. */
-async function navigate(url: string, cookie?: string): Promise<BrowserResponse> {
+async function navigate(
+  url: string,
+  cookie?: string,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<BrowserResponse> {
   const res = await fetch(url, {
     redirect: 'manual',
-    headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) },
+    headers: { accept: 'text/html', ...headers, ...(cookie ? { cookie } : {}) },
   });
   return { status: res.status, url, headers: res.headers, body: await res.text() };
 }
@@ -891,7 +897,8 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         const { browser, target } = await signedIn('b=psa');
         const si = target.searchParams.get('si') ?? '';
         const rt = target.searchParams.get('rt') ?? '';
-        const out = await browser.get(
+        const out = await signOutFromThisSite(
+          browser,
           `${t.url}/logout/collectorsid?b=psa&r=${encodeURIComponent(BYE)}&t=x`,
         );
         expectCleared(out, ['accessToken', 'refreshToken', 'sessionId']);
@@ -937,12 +944,13 @@ describe('sign-in journey over HTTP (issue 4)', () => {
       'without r: on to /signin for the brand; a hostile r never becomes the Location',
       async () => {
         const { browser } = await signedIn('b=psa');
-        const out = await browser.get(`${t.url}/logout/collectorsid?b=psa`);
+        const out = await signOutFromThisSite(browser, `${t.url}/logout/collectorsid?b=psa`);
         const landed = await confirmIdpLogout(browser, locationOf(out));
         expect(signedOutLanding(await browser.get(landed.href)).target).toBe('/signin?b=psa');
 
         const hostile = await signedIn('b=psa');
-        const hostileOut = await hostile.browser.get(
+        const hostileOut = await signOutFromThisSite(
+          hostile.browser,
           `${t.url}/logout/collectorsid?b=psa&r=${encodeURIComponent(EVIL)}`,
         );
         const hostileLanded = await confirmIdpLogout(hostile.browser, locationOf(hostileOut));
@@ -996,7 +1004,12 @@ describe('sign-in journey over HTTP (issue 4)', () => {
             `/handlebrandtokenredirect ${value}`,
             await navigate(`${t.url}/handlebrandtokenredirect?b=pcgs&${value}`),
           );
-          const out = await navigate(`${t.url}/logout/collectorsid?b=psa&${value}`);
+          // A sign-out that goes ahead (issue 50 item 4): its carried r reaches the landing.
+          const out = await navigate(
+            `${t.url}/logout/collectorsid?b=psa&${value}`,
+            undefined,
+            FROM_THIS_SITE,
+          );
           check(`/logout/collectorsid ${value}`, out);
           // The IdP's logout confirmation only carries the state back: land with it directly.
           const state = new URL(out.headers.get('location') ?? '', t.url).searchParams.get('state');

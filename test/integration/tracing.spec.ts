@@ -13,7 +13,7 @@ import {
   removeBuild,
   startProcessApp,
 } from '../support/process-app';
-import { throughBrandGrant, throughIdp } from '../support/signin-journey';
+import { throughBrandGrant, throughIdp, signOutFromThisSite } from '../support/signin-journey';
 
 /**
  * Issue 17 item 2: OpenTelemetry traces, from the service as `npm start` runs it (a child process of
@@ -121,7 +121,7 @@ describe('tracing on: OTEL_EXPORTER_OTLP_ENDPOINT set (issue 17 item 2)', () => 
       },
       // Then signs out, which sends PSA a logout token over the back channel.
       async (app, browser) => {
-        await browser.get(`${app.url}/logout/collectorsid?b=psa`);
+        await signOutFromThisSite(browser, `${app.url}/logout/collectorsid?b=psa`);
         await eventually('the logout token delivered', () =>
           Promise.resolve(brand.traceparents.length > 0),
         );

@@ -50,7 +50,7 @@ function caller(options: CallOptions = {}) {
   } as unknown as Response;
   const liveSessions = t.app.get(LiveSessions);
   return {
-    api: createCaller(createTrpcContext(req, res, { liveSessions, publicOrigin })),
+    api: createCaller(() => createTrpcContext(req, res, { liveSessions, publicOrigin })),
     setCookies,
   };
 }
@@ -371,7 +371,7 @@ describe('cookie.setCookie on an https site (§9: Secure except on localhost)', 
       query: {},
       ip: '192.0.2.9',
     } as unknown as Request;
-    const api = httpsCaller(
+    const api = httpsCaller(() =>
       createTrpcContext(req, res, {
         liveSessions: t.app.get(LiveSessions),
         publicOrigin: 'https://signin.collectors.com',

@@ -127,6 +127,24 @@ function pages(locale: Locale): [string, string][] {
         />,
       ),
     ],
+    [
+      '/logout/collectorsid (asked from another site)',
+      render(
+        <MessagePage
+          t={t}
+          frame={frame}
+          title={t('common.signoutConfirm.title')}
+          message={t('common.signoutConfirm.body')}
+          action={{
+            post: '/logout/collectorsid?b=psa',
+            fields: { csrf: 'token' },
+            label: t('common.signoutConfirm.signOut'),
+          }}
+          secondary={{ href: '/collection', label: t('common.signoutConfirm.stay') }}
+          alert={false}
+        />,
+      ),
+    ],
   ];
 }
 

@@ -108,7 +108,10 @@ function signOut(req, res) {
   const session = currentSession(req);
   if (session) sessions.end(session, 'signed-out');
   res.setHeader('Set-Cookie', `${COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`);
-  redirect(res, signOutUrl);
+  // The service signs out at once only when it can tell the sign-out is this brand's: the redirected
+  // navigation must carry this site's origin as its Referer (docs/brand-contract.md §7). This site's
+  // pages send none to other origins (same-origin), so this redirect says which to send.
+  redirect(res, signOutUrl, { 'referrer-policy': 'origin' });
 }
 
 /**

@@ -409,6 +409,8 @@ function journey(chromium: ReturnType<typeof useChromium>, stageOf: () => Stage)
 
   it('signs out elsewhere (the Collectors site): the logout token reaches the brand site, verifies (sub = t’s uid, sid = its si) and ends its session', async () => {
     await page.goto(`${stage.signonUrl}/logout/collectorsid?b=collectors`);
+    // A typed or pasted sign-out URL (no Referer) asks first (issue 50 item 4): the collector confirms.
+    await page.click('button[type="submit"]');
     // Signed out, the browser ends on the IdP's sign-in page (the Collectors site's sign-in).
     await page.waitForURL(/\/idp\/signin\/|\/interaction\//);
     const state = await until(

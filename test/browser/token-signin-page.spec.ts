@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { LOCALES_DIR } from '../../src/config/project-paths';
+import { AccountStore } from '../../src/idp/accounts/account-store';
+import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import type { Locale } from '../../src/shared/locale';
 import { Browser } from '../support/browser';
 import {
@@ -35,15 +37,15 @@ function common(locale: Locale, key: string): string {
   return value;
 }
 
-/** A `t` psa received for the demo collector. */
-async function brandToken(): Promise<string> {
-  const { landing } = await signInVia(fixture.shell.t, new Browser(), 'b=psa');
+/** A `t` psa received for the demo collector (or `email`). */
+async function brandToken(email = EMAIL): Promise<string> {
+  const { landing } = await signInVia(fixture.shell.t, new Browser(), 'b=psa', { email });
   return locationOf(landing).searchParams.get('t') ?? '';
 }
 
 /** The link with `t` opened from outside the browser (Sec-Fetch-Site: none), on /<locale>/collection. */
-async function openLink(page: Page, locale: Locale): Promise<void> {
-  const token = await brandToken();
+async function openLink(page: Page, locale: Locale, email = EMAIL): Promise<void> {
+  const token = await brandToken(email);
   const prefix = locale === 'en-US' ? '' : `/${locale}`;
   await page.goto(`${fixture.shell.t.url}${prefix}/collection?t=${encodeURIComponent(token)}`);
   expect(new URL(page.url()).pathname).toBe('/signin/continue');
@@ -88,6 +90,28 @@ it(
     await page.waitForURL(/\/idp\/signin\//);
     const again = await page.goto(offer);
     expect(again?.status()).toBe(400);
+  },
+  TEST_TIMEOUT_MS,
+);
+
+it.each(THEMES)(
+  '%s theme: an address that only looks like another is spelled out, and the page still passes axe',
+  async (theme) => {
+    const email = 'collector\u200b@example.com';
+    await fixture.shell.t.app.get(AccountStore).createAccount({
+      email: `${theme}.${email}`,
+      password: DEMO_PASSWORD,
+      locale: 'en-US',
+      acceptedTerms: true,
+      flags: { emailVerified: true },
+    });
+    const context = await fixture.context({ theme, viewport: PHONE });
+    const page = await context.newPage();
+    await openLink(page, 'en-US', `${theme}.${email}`);
+    expect(await page.locator('.token-account__unusual').innerText()).toContain(
+      `Written out: ${theme}.collector[U+200B]@example.com`,
+    );
+    expect(await seriousViolations(page)).toEqual([]);
   },
   TEST_TIMEOUT_MS,
 );

@@ -14,8 +14,8 @@ export const TOKEN_OFFER_TTL_SECONDS = 300;
 /**
  * Issue 50 item 1: how many offers one token may be given within an offer's lifetime, on every
  * instance together. A collector who follows the brand's link again, or presses back and follows it,
- * needs a few; a flood gets 429 past them. Each new offer replaces the token's earlier one, so the
- * store holds one whatever this allows; the limit bounds the writes.
+ * needs a few; past them the `t` is dropped without an offer. Each new offer replaces the token's
+ * earlier one, so the store holds one whatever this allows; the limit bounds the writes.
  */
 export const OFFERS_PER_TOKEN: RateLimit = { limit: 10, windowSeconds: TOKEN_OFFER_TTL_SECONDS };
 
@@ -96,17 +96,14 @@ export class TokenOffers {
     );
   }
 
-  /**
-   * Counts an offer of the token against OFFERS_PER_TOKEN: the seconds to wait when it is over,
-   * else undefined.
-   */
-  async overLimit(tokenKey: string): Promise<number | undefined> {
+  /** Counts an offer of the token against OFFERS_PER_TOKEN: is it over? */
+  async overLimit(tokenKey: string): Promise<boolean> {
     const { limit, windowSeconds } = OFFERS_PER_TOKEN;
     const hits = await this.store.increment(
       `ratelimit:token-offer:token:${tokenKey}`,
       windowSeconds,
     );
-    return hits > limit ? windowSeconds : undefined;
+    return hits > limit;
   }
 
   /**

@@ -31,18 +31,6 @@ import { OfferRefusal, OfferedAccount, TokenOffer, TokenOffers } from './token-o
 export type TokenTaking =
   'trusted-navigation' | 'untrusted-navigation' | 'not-a-navigation' | 'signout';
 
-/**
- * Issue 50 item 1: a request of the untrusted path past one of its limits (per client address, per
- * token): the middleware answers 429 with Retry-After, as every limit of the service does
- * (docs/design.md "Brute force").
- */
-export interface TooManyTokenRequests {
-  readonly tooMany: 'address' | 'token';
-  readonly retryAfterSeconds: number;
-}
-
-export type TokenParamOutcome = RedirectOutcome | TooManyTokenRequests;
-
 /** A page request that carries `t`, as the middleware read it. */
 export interface PageToken {
   /** The raw `t` query value: a string, or anything else a query can hold (an array when repeated). */
@@ -66,7 +54,8 @@ export interface PageToken {
 }
 
 /** Why a verified `t` still signs nobody in (besides TokenVerifier's own TokenProblem). */
-type Refusal = 'other-client' | 'expired' | 'no-subject' | HandedTokenRefusal;
+type Refusal =
+  'other-client' | 'expired' | 'no-subject' | 'address-limit' | 'token-limit' | HandedTokenRefusal;
 
 const REFUSALS: Readonly<Record<Refusal, string>> = {
   'other-client': 'access token was issued to another client',
@@ -74,6 +63,8 @@ const REFUSALS: Readonly<Record<Refusal, string>> = {
   'no-subject': 'access token names no user id (uid)',
   'already-used': 'access token has already signed a browser in',
   'session-ended': 'access token comes from a sign-in the collector has signed out of',
+  'address-limit': 'too many links with t that ask first from this address: dropped (issue 50)',
+  'token-limit': 'this t was offered too often: dropped (issue 50)',
 };
 
 /**
@@ -107,10 +98,10 @@ const REFUSALS: Readonly<Record<Refusal, string>> = {
  *   a brand origin of the redirect policy; from anywhere else, only after the collector confirms the
  *   account the page names (issue 32 item 1).
  * - Issue 50 item 1: that untrusted path costs the store and the IdP little, whoever sends it how
- *   often: it is counted per client address before the token is even verified, then per token; a used
- *   or ended token gets no offer; a token has at most one live offer (TokenOffers); and the IdP is
- *   asked nothing (no userinfo) until the collector confirms. The page names the account from the
- *   verified token alone (OfferedAccount).
+ *   often: it is counted per client address before the token is even verified, then per token, and
+ *   past either limit the `t` is dropped (no offer); a used or ended token gets no offer; a token has
+ *   at most one live offer (TokenOffers); and the IdP is asked nothing (no userinfo) until the
+ *   collector confirms. The page names the account from the verified token alone (OfferedAccount).
  *
  * What remains open, as for any bearer token handed over in a URL: whoever holds a valid `t` that
  * has not been used can sign one browser without a session in as its collector until the token
@@ -140,16 +131,17 @@ export class TokenParamSignin {
     ]);
   }
 
-  async take(page: PageToken): Promise<TokenParamOutcome> {
+  async take(page: PageToken): Promise<RedirectOutcome> {
     const onward = redirectTo(page.target, { headers: HANDOFF_HEADERS });
     // Sign-out drops `t` itself (§4 Sign-out step 5); a page on its way out signs nobody in.
     if (page.taking === 'signout') return onward;
     // Issue 50 item 1: the untrusted path is counted per address before anything costs more (the
-    // signature check, the store, the IdP), with the sign-in routes' limit per address.
-    if (page.taking === 'untrusted-navigation') {
-      const wait = await this.overAddressLimit(page.address);
-      // The refusal is logged once, as every 429 is (AllExceptionsFilter).
-      if (wait !== undefined) return { tooMany: 'address', retryAfterSeconds: wait };
+    // signature check, the store, the IdP), with the sign-in routes' limit per address. Past it the
+    // `t` is dropped like an invalid one rather than answered with a 429, which would leave the
+    // token in the address bar and the history: in every case `t` leaves the URL.
+    if (page.taking === 'untrusted-navigation' && (await this.overAddressLimit(page.address))) {
+      this.logger.warn({ path: page.path, reason: 'address-limit' }, REFUSALS['address-limit']);
+      return onward;
     }
     // A repeated `t` (an array) is no token: 'missing', as an empty one.
     const token = typeof page.token === 'string' ? page.token : undefined;
@@ -206,14 +198,14 @@ export class TokenParamSignin {
    * Issue 32 item 1 (login CSRF): a `t` from another site, or from a link opened outside the browser,
    * may be someone else's. It signs nobody in by itself: the browser goes to a page that names the
    * account and asks (TokenSigninController), with the offer bound to it by the signinBinding cookie.
-   * Issue 50 item 1: a used or ended token gets no offer; past OFFERS_PER_TOKEN, 429; the offer
-   * replaces the token's earlier one; nothing is asked of the IdP here.
+   * Issue 50 item 1: a used or ended token gets no offer, nor does one past OFFERS_PER_TOKEN; the
+   * offer replaces the token's earlier one; nothing is asked of the IdP here.
    */
   private async offer(
     page: PageToken,
     token: string,
     claims: AccessTokenClaims,
-  ): Promise<TokenParamOutcome> {
+  ): Promise<RedirectOutcome> {
     const onward = redirectTo(page.target, { headers: HANDOFF_HEADERS });
     const refused = await this.handed.refusal(token, claims);
     if (refused) {
@@ -221,8 +213,10 @@ export class TokenParamSignin {
       return onward;
     }
     const tokenKey = handedTokenKey(token, claims.jti);
-    const wait = await this.offers.overLimit(tokenKey);
-    if (wait !== undefined) return { tooMany: 'token', retryAfterSeconds: wait };
+    if (await this.offers.overLimit(tokenKey)) {
+      this.logger.warn({ path: page.path, reason: 'token-limit' }, REFUSALS['token-limit']);
+      return onward;
+    }
     const { key, binding } = await this.offers.issue({
       token,
       tokenKey,
@@ -305,14 +299,14 @@ export class TokenParamSignin {
     return redirectTo(offer.target, { headers: HANDOFF_HEADERS });
   }
 
-  /** Issue 50 item 1: the untrusted path per client address, at RATE_LIMIT_SIGNIN. */
-  private async overAddressLimit(address: string | undefined): Promise<number | undefined> {
+  /** Issue 50 item 1: counts the untrusted path per client address, at RATE_LIMIT_SIGNIN: over it? */
+  private async overAddressLimit(address: string | undefined): Promise<boolean> {
     const { limit, windowSeconds } = this.config.rateLimit.signinPerAddress;
     const hits = await this.store.increment(
       `ratelimit:token-offer:address:${address ?? 'unknown'}`,
       windowSeconds,
     );
-    return hits > limit ? windowSeconds : undefined;
+    return hits > limit;
   }
 
   private refusal(

@@ -4,7 +4,6 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { REDIRECT_POLICY } from '../brand/brand.module';
 import type { RedirectPolicy } from '../brand/redirect-policy';
 import { ResponseCookies } from '../cookies/response-cookies';
-import { AppError } from '../errors/app-error';
 import { applyRedirect } from '../http/apply-outcome';
 import { ROUTES, samePath } from '../shared/routes';
 import { normalizeLocale } from '../shared/locale';
@@ -147,17 +146,6 @@ export class TokenParamMiddleware implements NestMiddleware {
       ...(locale ? { locale } : {}),
       ...(req.ip ? { address: req.ip } : {}),
     });
-    if ('tooMany' in outcome) {
-      // Issue 50 item 1: as every limit of the service answers (RateLimitGuard): 429, and only when
-      // to come back.
-      res.setHeader('Retry-After', String(outcome.retryAfterSeconds));
-      throw new AppError(
-        'TooManyRequests',
-        outcome.tooMany === 'address'
-          ? 'too many links with t from this address'
-          : 'this link with t was followed too often',
-      );
-    }
     applyRedirect(res, this.cookies, outcome);
   }
 }

@@ -8,6 +8,12 @@ describe(redactUrl.name, () => {
       '/signin?b=psa&r=https%3A%2F%2Fwww.psacard.com',
     ],
     ['/collection?t=eyJhbGciOi.x.y', `/collection?t=${REDACTED}`],
+    // Issue 50 item 7: the offer key of the page that asks before a cross-site `t` signs in.
+    [
+      '/signin/continue?k=Qm9vLWhvby1vZmZlci1rZXktNDMtY2hhcmFjdGVycw',
+      `/signin/continue?k=${REDACTED}`,
+    ],
+    ['/signin/continue?K=x&lang=fr-CA', `/signin/continue?K=${REDACTED}&lang=fr-CA`],
     [
       '/handleloginredirect?code=abc&state=xyz',
       `/handleloginredirect?code=${REDACTED}&state=${REDACTED}`,

@@ -7,8 +7,23 @@ import { REDACTED } from './redaction';
  * the secret part with [Redacted] and is counted; what stays is enough to find the fault.
  */
 
-/** Keys whose values are credentials wherever they appear (query, fragment, form, JSON). */
-const EXACT_KEYS = new Set(['t', 'rt', 'si', 'sid', 'code', 'state', 'pwd', 'otp', 'pin', 'jwt']);
+/**
+ * Keys whose values are credentials wherever they appear (query, fragment, form, JSON); `k` is the
+ * offer key of the page that asks before a cross-site `t` signs in (issue 50 item 7).
+ */
+const EXACT_KEYS = new Set([
+  't',
+  'k',
+  'rt',
+  'si',
+  'sid',
+  'code',
+  'state',
+  'pwd',
+  'otp',
+  'pin',
+  'jwt',
+]);
 const KEY_WORDS =
   /token|secret|passw|session|cookie|^auth$|authori[sz]ation|credential|api[-_]?key|private[-_]?key/i;
 const isCredentialKey = (key: string) => EXACT_KEYS.has(key.toLowerCase()) || KEY_WORDS.test(key);
@@ -27,7 +42,7 @@ const JWT_RUN = String.raw`eyJ${SEGMENT}\s*\.\s*${SEGMENT}\s*\.(?:${SEGMENT})?`;
  * A name that says its value is a secret, as a pattern (the names of EXACT_KEYS and KEY_WORDS): only
  * such a name may start a named run, so that ordinary words never swallow the text after them.
  */
-const SECRET_NAME = String.raw`(?:[A-Za-z0-9_.-]*(?:token|secret|passw|session|cookie|credential|api[-_]?key|private[-_]?key)[A-Za-z0-9_.-]*|t|rt|si|sid|code|state|pwd|otp|pin|jwt|auth|authori[sz]ation)`;
+const SECRET_NAME = String.raw`(?:[A-Za-z0-9_.-]*(?:token|secret|passw|session|cookie|credential|api[-_]?key|private[-_]?key)[A-Za-z0-9_.-]*|t|k|rt|si|sid|code|state|pwd|otp|pin|jwt|auth|authori[sz]ation)`;
 /** A secret's name, then `=`, `:` or a space, then a long run of token characters. */
 const NAMED_RUN_MIN = 16;
 

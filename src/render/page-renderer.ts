@@ -2,6 +2,7 @@ import { pooledRandomBytes } from '../common/random-bytes';
 import { Inject, Injectable } from '@nestjs/common';
 import { createElement, type ReactElement } from 'react';
 import { type MessageAction, MessagePage } from '../../views/MessagePage';
+import { TokenSigninPage, type TokenSigninPageProps } from '../../views/TokenSigninPage';
 import { brandFavicon } from '../../views/shell/header/header-brand';
 import type { PageFrameData, Theme } from '../../views/shell/shell-data';
 import { REDIRECT_POLICY } from '../brand/brand.module';
@@ -113,6 +114,30 @@ export class PageRenderer {
         ...(content.action ? { action: content.action } : {}),
         ...(content.secondary ? { secondary: content.secondary } : {}),
       }),
+    );
+  }
+
+  /**
+   * The page that asks before a cross-site `t` signs this browser in (issue 32 item 1, issue 50 items
+   * 2 and 7): the account in full and a form whose two buttons post back to it.
+   */
+  tokenSignin(
+    locale: Locale,
+    brand: Brand,
+    content: Pick<TokenSigninPageProps, 'account' | 'form'> & {
+      readonly currentPath: string;
+      readonly theme?: Theme;
+    },
+  ): FramedPage {
+    const t = this.translator(locale);
+    const frame = {
+      ...this.frame(brand, locale, content.currentPath),
+      ...(content.theme ? { theme: content.theme } : {}),
+    };
+    return this.framed(
+      frame,
+      t('common.tokenSignin.title'),
+      createElement(TokenSigninPage, { t, frame, account: content.account, form: content.form }),
     );
   }
 }

@@ -6,8 +6,11 @@ import { SESSION_STORE, SessionStore } from '../store/session-store';
 /** Why a handed-over access token may not start a session (issue 32 item 2). */
 export type HandedTokenRefusal = 'already-used' | 'session-ended';
 
-/** A token's key in the store: a hash of its `jti` (or of the token, without one), never the token. */
-function keyOf(accessToken: string, jti: unknown): string {
+/**
+ * A token's key in the store: a hash of its `jti` (or of the token, without one), never the token.
+ * Also the key of what else is kept per token (issue 50 item 1: its one live offer, its counter).
+ */
+export function handedTokenKey(accessToken: string, jti: unknown): string {
   const id = typeof jti === 'string' && jti !== '' ? `jti:${jti}` : `token:${accessToken}`;
   return createHash('sha256').update(id).digest('base64url').slice(0, 32);
 }
@@ -37,7 +40,7 @@ export class HandedTokens {
   ): Promise<void> {
     if (!family) return;
     await this.store.set(
-      `handed:${keyOf(accessToken, claims.jti)}`,
+      `handed:${handedTokenKey(accessToken, claims.jti)}`,
       family,
       this.ttlOf(claims.exp, now),
     );
@@ -55,8 +58,21 @@ export class HandedTokens {
 
   /** Whether the collector signed out of the sign-in this token was handed over from. */
   async ended(accessToken: string, claims: { readonly jti?: unknown }): Promise<boolean> {
-    const family = await this.store.get(`handed:${keyOf(accessToken, claims.jti)}`);
+    const family = await this.store.get(`handed:${handedTokenKey(accessToken, claims.jti)}`);
     return family !== undefined && (await this.store.get(`family-ended:${family}`)) !== undefined;
+  }
+
+  /**
+   * Why a verified `t` may not start a session, without using it (issue 50 item 1: a used or ended
+   * token gets no offer at all); undefined when it still may.
+   */
+  async refusal(
+    accessToken: string,
+    claims: { readonly jti?: unknown },
+  ): Promise<HandedTokenRefusal | undefined> {
+    if (await this.ended(accessToken, claims)) return 'session-ended';
+    const used = await this.store.get(`used:${handedTokenKey(accessToken, claims.jti)}`);
+    return used === undefined ? undefined : 'already-used';
   }
 
   /**
@@ -68,7 +84,7 @@ export class HandedTokens {
     claims: { readonly jti?: unknown; readonly exp: number },
     now = Date.now(),
   ): Promise<HandedTokenRefusal | undefined> {
-    const key = keyOf(accessToken, claims.jti);
+    const key = handedTokenKey(accessToken, claims.jti);
     if (await this.ended(accessToken, claims)) return 'session-ended';
     const first = await this.store.setIfAbsent(`used:${key}`, '1', this.ttlOf(claims.exp, now));
     return first ? undefined : 'already-used';

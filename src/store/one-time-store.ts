@@ -85,7 +85,11 @@ export class OneTimeStore<T> {
     return json === undefined ? undefined : (JSON.parse(json) as T);
   }
 
-  private storeKey(key: string): string {
+  /**
+   * Where a key's value is kept: its hash under the purpose, never the key itself (a copy of an index
+   * that names it yields no usable key). For a caller that indexes its values (TokenOffers).
+   */
+  storeKey(key: string): string {
     return `${this.purpose}:${sha256(key)}`;
   }
 }

@@ -4,53 +4,32 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
 import { AppLogger } from '../logging/app-logger';
 import { AuthEvents } from '../logging/auth-events';
-import { AccountSummaries, SigninFacts } from '../session/account-summaries';
-import { bindingHashOf, matchesBinding } from '../session/browser-binding';
+import { AccountSummaries } from '../session/account-summaries';
+import { bindingHashOf } from '../session/browser-binding';
 import { LiveSessions } from '../session/live-sessions';
-import { HandedTokenRefusal, HandedTokens } from '../session/handed-tokens';
-import { OneTimeStore, randomKey } from '../store/one-time-store';
+import { HandedTokenRefusal, HandedTokens, handedTokenKey } from '../session/handed-tokens';
+import { randomKey } from '../store/one-time-store';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
-import { TokenVault } from '../store/token-vault';
 import { SessionRecord, Sessions } from '../session/sessions';
 import { Brand, DEFAULT_BRAND, isBrand } from '../shared/brand';
 import { ROUTES, type ServicePath, servicePath } from '../shared/routes';
 import { accountClaimsFrom } from '../oidc/account-claims';
 import { AccessTokenClaims, TOKEN_PROBLEM_MESSAGES, TokenVerifier } from './token-verifier';
+import { OfferRefusal, OfferedAccount, TokenOffer, TokenOffers } from './token-offers';
 
 /**
- * Whether this request may take its `t` (the middleware reads it from HTTP):
- * - `navigation`: a top-level navigation to a page (or a browser that does not say, see
- *   isTopLevelNavigation in token-param.middleware.ts);
+ * Whether this request may take its `t` (the middleware reads it from HTTP, see signsInAtOnce and
+ * isTopLevelNavigation in token-param.middleware.ts):
+ * - `trusted-navigation`: a top-level navigation from this origin, or from a sibling site that is a
+ *   brand origin of the redirect policy (issue 50 item 3): the `t` signs in at once;
+ * - `untrusted-navigation`: any other top-level navigation (another site, a sibling host that is not
+ *   a brand, a link opened outside the browser, a browser that does not say): the `t` only offers a
+ *   sign-in that the collector confirms (issue 32 item 1);
  * - `not-a-navigation`: a fetch, an image, a frame: `t` leaves the URL and signs nobody in;
  * - `signout`: a page on the way out of a sign-out, which must not sign anyone back in.
  */
-export type TokenTaking = 'navigation' | 'cross-site-navigation' | 'not-a-navigation' | 'signout';
-
-/** How long the confirmation page's offer stands (issue 32 item 1). */
-export const TOKEN_OFFER_TTL_SECONDS = 300;
-
-/**
- * A sign-in a cross-site `t` offers, kept server-side (sealed: it holds the token) under a one-time
- * key that only the browser holding its binding cookie can use (issue 32 item 1).
- */
-export interface TokenOffer {
-  readonly token: string;
-  readonly target: ServicePath;
-  readonly brand: Brand;
-  readonly bindingHash: string;
-  /** The account as the page names it: a masked email, else the collector number. */
-  readonly account: string;
-  readonly userAgent?: string;
-  readonly facts: SigninFacts;
-  readonly locale?: string;
-}
-
-/** `c•••@example.com`: enough for a collector to recognise their account, not to read it out. */
-export function maskedEmail(email: string): string | undefined {
-  const at = email.lastIndexOf('@');
-  if (at < 1 || at === email.length - 1) return undefined;
-  return `${email[0]}•••${email.slice(at)}`;
-}
+export type TokenTaking =
+  'trusted-navigation' | 'untrusted-navigation' | 'not-a-navigation' | 'signout';
 
 /** A page request that carries `t`, as the middleware read it. */
 export interface PageToken {
@@ -70,10 +49,13 @@ export interface PageToken {
   readonly userAgent?: string;
   /** The page's language (its path prefix or `lang`), for the confirmation page. */
   readonly locale?: string;
+  /** The client address (honouring TRUST_PROXY): the untrusted path is limited per address. */
+  readonly address?: string;
 }
 
 /** Why a verified `t` still signs nobody in (besides TokenVerifier's own TokenProblem). */
-type Refusal = 'other-client' | 'expired' | 'no-subject' | HandedTokenRefusal;
+type Refusal =
+  'other-client' | 'expired' | 'no-subject' | 'address-limit' | 'token-limit' | HandedTokenRefusal;
 
 const REFUSALS: Readonly<Record<Refusal, string>> = {
   'other-client': 'access token was issued to another client',
@@ -81,6 +63,8 @@ const REFUSALS: Readonly<Record<Refusal, string>> = {
   'no-subject': 'access token names no user id (uid)',
   'already-used': 'access token has already signed a browser in',
   'session-ended': 'access token comes from a sign-in the collector has signed out of',
+  'address-limit': 'too many links with t that ask first from this address: dropped (issue 50)',
+  'token-limit': 'this t was offered too often: dropped (issue 50)',
 };
 
 /**
@@ -110,6 +94,14 @@ const REFUSALS: Readonly<Record<Refusal, string>> = {
  *
  * - Issue 32 item 2: a `t` signs a browser in at most once, on any instance, and never once the
  *   collector has signed out of the sign-in it was handed over from (HandedTokens).
+ * - Issue 50 item 3: at once only from this origin, or from a sibling site whose Origin or Referer is
+ *   a brand origin of the redirect policy; from anywhere else, only after the collector confirms the
+ *   account the page names (issue 32 item 1).
+ * - Issue 50 item 1: that untrusted path costs the store and the IdP little, whoever sends it how
+ *   often: it is counted per client address before the token is even verified, then per token, and
+ *   past either limit the `t` is dropped (no offer); a used or ended token gets no offer; a token has
+ *   at most one live offer (TokenOffers); and the IdP is asked nothing (no userinfo) until the
+ *   collector confirms. The page names the account from the verified token alone (OfferedAccount).
  *
  * What remains open, as for any bearer token handed over in a URL: whoever holds a valid `t` that
  * has not been used can sign one browser without a session in as its collector until the token
@@ -129,28 +121,28 @@ export class TokenParamSignin {
     private readonly logger: AppLogger,
     private readonly summaries: AccountSummaries,
     private readonly handed: HandedTokens,
-    @Inject(SESSION_STORE) store: SessionStore,
-    vault: TokenVault,
+    private readonly offers: TokenOffers,
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
   ) {
     this.logger.setContext(TokenParamSignin.name);
     this.ownClients = new Set([
       config.idp.clientId,
       ...Object.values(config.brandClients).map((c) => c.clientId),
     ]);
-    this.offers = new OneTimeStore<TokenOffer>(
-      store,
-      'token-offer',
-      TOKEN_OFFER_TTL_SECONDS,
-      vault,
-    );
   }
-
-  private readonly offers: OneTimeStore<TokenOffer>;
 
   async take(page: PageToken): Promise<RedirectOutcome> {
     const onward = redirectTo(page.target, { headers: HANDOFF_HEADERS });
     // Sign-out drops `t` itself (§4 Sign-out step 5); a page on its way out signs nobody in.
     if (page.taking === 'signout') return onward;
+    // Issue 50 item 1: the untrusted path is counted per address before anything costs more (the
+    // signature check, the store, the IdP), with the sign-in routes' limit per address. Past it the
+    // `t` is dropped like an invalid one rather than answered with a 429, which would leave the
+    // token in the address bar and the history: in every case `t` leaves the URL.
+    if (page.taking === 'untrusted-navigation' && (await this.overAddressLimit(page.address))) {
+      this.logger.warn({ path: page.path, reason: 'address-limit' }, REFUSALS['address-limit']);
+      return onward;
+    }
     // A repeated `t` (an array) is no token: 'missing', as an empty one.
     const token = typeof page.token === 'string' ? page.token : undefined;
     const check = await this.verifier.verify(token);
@@ -192,7 +184,7 @@ export class TokenParamSignin {
       return onward;
     }
     // Issue 32 item 1: from another site, only an offer the collector confirms (it is used then).
-    if (page.taking === 'cross-site-navigation') return this.offer(page, token, claims, subject);
+    if (page.taking === 'untrusted-navigation') return this.offer(page, token, claims);
     // Issue 32 item 2: once per token, and never after the collector signed out of its sign-in.
     const refused = await this.handed.take(token, claims);
     if (refused) {
@@ -206,28 +198,31 @@ export class TokenParamSignin {
    * Issue 32 item 1 (login CSRF): a `t` from another site, or from a link opened outside the browser,
    * may be someone else's. It signs nobody in by itself: the browser goes to a page that names the
    * account and asks (TokenSigninController), with the offer bound to it by the signinBinding cookie.
+   * Issue 50 item 1: a used or ended token gets no offer, nor does one past OFFERS_PER_TOKEN; the
+   * offer replaces the token's earlier one; nothing is asked of the IdP here.
    */
   private async offer(
     page: PageToken,
     token: string,
     claims: AccessTokenClaims,
-    subject: string,
   ): Promise<RedirectOutcome> {
-    if (await this.handed.ended(token, claims)) {
-      this.logger.warn({ path: page.path, reason: 'session-ended' }, REFUSALS['session-ended']);
-      return redirectTo(page.target, { headers: HANDOFF_HEADERS });
+    const onward = redirectTo(page.target, { headers: HANDOFF_HEADERS });
+    const refused = await this.handed.refusal(token, claims);
+    if (refused) {
+      this.logger.warn({ path: page.path, reason: refused }, REFUSALS[refused]);
+      return onward;
     }
-    const facts = await this.summaries.atSignin(claims, token, subject);
-    const binding = randomKey();
-    const email = facts.account.email ?? (claims.sub?.includes('@') ? claims.sub : undefined);
-    const collectorsId = facts.account.collectorsId ?? claims.CollectorsId;
-    const key = await this.offers.issue({
+    const tokenKey = handedTokenKey(token, claims.jti);
+    if (await this.offers.overLimit(tokenKey)) {
+      this.logger.warn({ path: page.path, reason: 'token-limit' }, REFUSALS['token-limit']);
+      return onward;
+    }
+    const { key, binding } = await this.offers.issue({
       token,
+      tokenKey,
       target: page.target,
       brand: this.brandOf(page),
-      bindingHash: bindingHashOf(binding),
-      account: (email && maskedEmail(email)) ?? (collectorsId ? `#${collectorsId}` : '•••'),
-      facts,
+      account: offeredAccount(claims),
       ...(page.userAgent ? { userAgent: page.userAgent.slice(0, 256) } : {}),
       ...(page.locale ? { locale: page.locale } : {}),
     });
@@ -241,19 +236,23 @@ export class TokenParamSignin {
     });
   }
 
-  /** The offer a confirmation page shows, if this browser holds it. */
-  async shownOffer(key: unknown, binding: unknown): Promise<TokenOffer | undefined> {
-    const offer = await this.offers.peek(key);
-    return offer && matchesBinding(offer.bindingHash, binding) ? offer : undefined;
+  /** The offer a confirmation page shows, if it is live and this browser holds it. */
+  shownOffer(key: unknown, binding: unknown): Promise<TokenOffer | undefined> {
+    return this.offers.shown(key, binding);
   }
 
   /**
-   * The collector chose the account on the page: the offer is taken (once), the token checked again
-   * (it may have expired, or been used meanwhile), and the browser signed in.
+   * The collector chose the account on the page (a same-origin post with the page's CSRF token): the
+   * offer is taken (once), the token checked again (it may have expired, or been used meanwhile), and
+   * the browser signed in. Only now is the IdP asked (userinfo, for what the session records).
    */
-  async confirm(key: unknown, binding: unknown): Promise<RedirectOutcome | undefined> {
-    const offer = await this.offers.take(key);
-    if (!offer || !matchesBinding(offer.bindingHash, binding)) return undefined;
+  async confirm(
+    key: unknown,
+    binding: unknown,
+    csrf: unknown,
+  ): Promise<RedirectOutcome | OfferRefusal> {
+    const offer = await this.offers.take(key, binding, csrf);
+    if (typeof offer === 'string') return offer;
     const onward = redirectTo(offer.target, { headers: HANDOFF_HEADERS });
     const check = await this.verifier.verify(offer.token);
     const subject = check.ok ? subjectOf(check.claims) : undefined;
@@ -274,7 +273,7 @@ export class TokenParamSignin {
         token: offer.token,
         target: offer.target,
         path: ROUTES.tokenSignin,
-        taking: 'navigation',
+        taking: 'trusted-navigation',
         brandParam: offer.brand,
         ...(offer.userAgent ? { userAgent: offer.userAgent } : {}),
       },
@@ -282,8 +281,32 @@ export class TokenParamSignin {
       check.claims,
       subject,
       onward,
-      offer.facts,
     );
+  }
+
+  /**
+   * "Not you?" (issue 50 item 7): the offer ends, nobody is signed in, and the browser goes on to the
+   * page the link named, without `t`.
+   */
+  async decline(
+    key: unknown,
+    binding: unknown,
+    csrf: unknown,
+  ): Promise<RedirectOutcome | OfferRefusal> {
+    const offer = await this.offers.take(key, binding, csrf);
+    if (typeof offer === 'string') return offer;
+    this.logger.info({ event: 'token-signin-declined' }, 'the offered t was declined');
+    return redirectTo(offer.target, { headers: HANDOFF_HEADERS });
+  }
+
+  /** Issue 50 item 1: counts the untrusted path per client address, at RATE_LIMIT_SIGNIN: over it? */
+  private async overAddressLimit(address: string | undefined): Promise<boolean> {
+    const { limit, windowSeconds } = this.config.rateLimit.signinPerAddress;
+    const hits = await this.store.increment(
+      `ratelimit:token-offer:address:${address ?? 'unknown'}`,
+      windowSeconds,
+    );
+    return hits > limit;
   }
 
   private refusal(
@@ -303,14 +326,13 @@ export class TokenParamSignin {
     claims: AccessTokenClaims,
     subject: string,
     onward: RedirectOutcome,
-    known?: SigninFacts,
   ): Promise<RedirectOutcome> {
     const brand = this.brandOf(page);
     const binding = randomKey();
     const device = page.userAgent?.slice(0, 256);
     // Who signed in, for the landing (issue 16 item 4), and the §3 claims userinfo states (issue 31
     // item 1): a `t` brings no ID token, so the access token and userinfo are all there is.
-    const facts = known ?? (await this.summaries.atSignin(claims, token, subject));
+    const facts = await this.summaries.atSignin(claims, token, subject);
     const { collectorsId } = accountClaimsFrom({
       accessToken: claims,
       userinfo: facts.userinfoClaims,
@@ -345,6 +367,42 @@ export class TokenParamSignin {
     if (b !== undefined && isBrand(b)) return b;
     return brandFromReferrer(page.referer, this.config.brands) ?? DEFAULT_BRAND;
   }
+}
+
+/**
+ * Issue 50 item 2: the account the confirmation page names, from the verified token only (the IdP is
+ * not asked before the confirmation): the whole login (`sub`, the email address at both IdPs), never
+ * cut, and the collector number when the token carries one. A look-alike address (cx@ for
+ * collector@) reads as what it is; one that only looks like another (a Cyrillic с for a Latin c, a
+ * zero-width character) is also spelled out (spelledOut). The name is not known without userinfo,
+ * so it is not shown (OfferedAccount).
+ */
+export function offeredAccount(claims: AccessTokenClaims): OfferedAccount {
+  const login = typeof claims.sub === 'string' ? claims.sub : '';
+  const spelled = spelledOut(login);
+  return {
+    login,
+    ...(spelled !== login ? { spelledOut: spelled } : {}),
+    ...(claims.CollectorsId !== undefined ? { collectorsId: claims.CollectorsId } : {}),
+  };
+}
+
+/** A character a reader can tell from every other: printable ASCII other than the space. */
+const PLAIN = /^[\x21-\x7e]$/;
+
+/**
+ * A login with every character outside printable ASCII written as its code point, so that
+ * `сollector@example.com` with a Cyrillic с reads `[U+0441]ollector@example.com`, and an invisible
+ * character shows. A plain login comes back as it was.
+ */
+export function spelledOut(login: string): string {
+  return [...login]
+    .map((c) =>
+      PLAIN.test(c)
+        ? c
+        : `[U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}]`,
+    )
+    .join('');
 }
 
 /**

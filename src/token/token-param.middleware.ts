@@ -1,6 +1,8 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
+import { Inject, Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
+import { REDIRECT_POLICY } from '../brand/brand.module';
+import type { RedirectPolicy } from '../brand/redirect-policy';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { applyRedirect } from '../http/apply-outcome';
 import { ROUTES, samePath } from '../shared/routes';
@@ -43,15 +45,52 @@ export function isTopLevelNavigation(headers: IncomingHttpHeaders): boolean {
   return true;
 }
 
+/** The origin of an Origin or Referer header value; none for `null`, a bad or a missing value. */
+function originOf(value: string | string[] | undefined): string | undefined {
+  if (typeof value !== 'string' || value === '' || value === 'null' || value.length > 4096)
+    return undefined;
+  try {
+    const origin = new URL(value).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Whether a navigation comes from this site (Fetch Metadata `Sec-Fetch-Site`: same-origin or
- * same-site). Issue 32 item 1: anything else (another site, a link opened from outside the browser,
- * or a browser that does not say) may be someone else's link, so its `t` only offers a sign-in that
- * the collector confirms, seeing the account (TokenParamSignin).
+ * Whether a top-level navigation's `t` may sign in at once (issue 32 item 1, issue 50 item 3), by
+ * Fetch Metadata `Sec-Fetch-Site` and, for a sibling site, the page it came from:
+ * - `same-origin`: a page of this service;
+ * - `same-site` whose Origin (when the browser sends one) or else Referer is a brand origin of the
+ *   redirect policy (`allowedOrigins`): a brand on a sibling host handing the collector back. Any
+ *   other `*.collectors.com` host (a forgotten one, a user-content one, one an attacker took over)
+ *   is no brand, and a page that hides its Referer names none;
+ * - anything else (`cross-site`, `none`: a link opened outside the browser, or a browser that does
+ *   not say): the `t` may be someone else's, so it only offers a sign-in that the collector confirms,
+ *   seeing the account (TokenParamSignin).
  */
-export function isSameSite(headers: IncomingHttpHeaders): boolean {
+export function signsInAtOnce(
+  headers: IncomingHttpHeaders,
+  brandOrigins: ReadonlySet<string>,
+): boolean {
   const site = headers['sec-fetch-site'];
-  return site === 'same-origin' || site === 'same-site';
+  if (site === 'same-origin') return true;
+  if (site !== 'same-site') return false;
+  const from = headers.origin !== undefined ? originOf(headers.origin) : originOf(headers.referer);
+  return from !== undefined && brandOrigins.has(from);
+}
+
+/**
+ * Whether a form post comes from a page of this service (docs/design.md "CSRF", issue 50 item 7):
+ * `Sec-Fetch-Site: same-origin` and an Origin of this service, each where the browser sends it, as
+ * the API's mutations check Origin. What proves the page in every browser is the form's CSRF token,
+ * which only a page of this origin can read (TokenOffers checks it).
+ */
+export function isSameOriginPost(headers: IncomingHttpHeaders, ownOrigin: string): boolean {
+  const site = headers['sec-fetch-site'];
+  const origin = headers.origin;
+  if (site !== undefined && site !== 'same-origin') return false;
+  return origin === undefined || originOf(origin) === ownOrigin;
 }
 
 /** The logout landing, with or without a locale prefix (§2): on the way out, `t` signs nobody in. */
@@ -70,6 +109,7 @@ export class TokenParamMiddleware implements NestMiddleware {
     private readonly signin: TokenParamSignin,
     private readonly cookies: ResponseCookies,
     private readonly liveSessions: LiveSessions,
+    @Inject(REDIRECT_POLICY) private readonly policy: RedirectPolicy,
   ) {}
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
@@ -91,9 +131,9 @@ export class TokenParamMiddleware implements NestMiddleware {
       ? 'signout'
       : !isTopLevelNavigation(req.headers)
         ? 'not-a-navigation'
-        : isSameSite(req.headers)
-          ? 'navigation'
-          : 'cross-site-navigation';
+        : signsInAtOnce(req.headers, this.policy.allowedOrigins)
+          ? 'trusted-navigation'
+          : 'untrusted-navigation';
     const { referer } = req.headers;
     const userAgent = req.headers['user-agent'];
     const brand = url.searchParams.get('b');
@@ -111,6 +151,7 @@ export class TokenParamMiddleware implements NestMiddleware {
       ...(referer ? { referer } : {}),
       ...(userAgent ? { userAgent } : {}),
       ...(locale ? { locale } : {}),
+      ...(req.ip ? { address: req.ip } : {}),
     });
     applyRedirect(res, this.cookies, outcome);
   }

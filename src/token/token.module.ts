@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { LegacyCookieMiddleware } from './legacy-cookie.middleware';
 import { TokenParamMiddleware } from './token-param.middleware';
 import { TokenParamSignin } from './token-param-signin';
+import { TokenOffers } from './token-offers';
 import { TokenVerifier } from './token-verifier';
 import { TokenSigninController } from './token-signin.controller';
 
@@ -15,7 +16,13 @@ import { TokenSigninController } from './token-signin.controller';
 @Global()
 @Module({
   controllers: [TokenSigninController],
-  providers: [TokenVerifier, TokenParamSignin, LegacyCookieMiddleware, TokenParamMiddleware],
+  providers: [
+    TokenVerifier,
+    TokenOffers,
+    TokenParamSignin,
+    LegacyCookieMiddleware,
+    TokenParamMiddleware,
+  ],
   exports: [TokenVerifier, LegacyCookieMiddleware, TokenParamMiddleware],
 })
 export class TokenModule {}

@@ -9,6 +9,7 @@ import {
   throughIdpLogout,
 } from '../support/signin-journey';
 import { useTestApp } from '../support/test-app';
+import { pressOnConfirmation } from '../support/token-offers';
 
 /**
  * Issue 32 item 1 (login CSRF through `t`), the attacker's view: they sign in themselves, take the
@@ -51,7 +52,8 @@ describe.each([
     const page = await browser.get(offer.href);
     expect(page.status).toBe(200);
     const text = pageText(page.body);
-    expect(text).toContain('Continue as c•••@example.com');
+    // The whole address (issue 50 item 2), and both answers.
+    expect(text).toContain('Continue as collector@example.com');
     expect(text).toContain('Not you? Go on without signing in');
     expect(page.body).not.toContain(token);
     expect(await signedInAs(browser)).toBeUndefined();
@@ -65,41 +67,39 @@ it('the collector who chooses the account is signed in, once', async () => {
     await browser.get(`${t.url}/signin?b=psa&t=${encodeURIComponent(token)}`),
   );
   const page = await browser.get(offer.href);
-  const confirm = /href="([^"]*confirm=1[^"]*)"/.exec(page.body)?.[1]?.replace(/&amp;/g, '&') ?? '';
-  // The click on this page is a same-origin navigation.
-  const done = await browser.request(new URL(confirm, t.url).href, {
-    headers: { 'sec-fetch-site': 'same-origin' },
-  });
+  // The button on this page posts its form, from this origin (issue 50 item 7).
+  const done = await pressOnConfirmation(t, browser, page, 'continue');
   expect(done.status).toBe(302);
   expect(locationOf(done).pathname).toBe('/signin');
   expect(await signedInAs(browser)).toBe(100001);
   // The offer is gone with its use.
-  const again = await browser.request(new URL(confirm, t.url).href, {
-    headers: { 'sec-fetch-site': 'same-origin' },
-  });
-  expect(again.status).toBe(400);
+  expect((await pressOnConfirmation(t, browser, page, 'continue')).status).toBe(400);
 });
 
-it('another site cannot click the confirmation for the collector, nor can another browser', async () => {
+it('another site cannot confirm for the collector, nor can another browser', async () => {
   const token = await attackersToken();
   const browser = victim('cross-site');
   const offer = locationOf(
     await browser.get(`${t.url}/signin?b=psa&t=${encodeURIComponent(token)}`),
   );
-  const confirm = `${offer.href}&confirm=1`;
-  expect(
-    (await browser.request(confirm, { headers: { 'sec-fetch-site': 'cross-site' } })).status,
-  ).toBe(403);
+  const page = await browser.get(offer.href);
+  const forged = await pressOnConfirmation(t, browser, page, 'continue', {
+    'sec-fetch-site': 'cross-site',
+    origin: 'https://attacker.example',
+  });
+  expect(forged.status).toBe(403);
   const stranger = victim('same-origin');
-  expect((await stranger.get(confirm)).status).toBe(400);
+  expect((await pressOnConfirmation(t, stranger, page, 'continue')).status).toBe(400);
   expect((await stranger.get(offer.href)).status).toBe(400);
   expect(await signedInAs(browser)).toBeUndefined();
 });
 
-it('a same-site hand-back (a brand on this site) still signs in at once', async () => {
+it('a same-site hand-back from a brand (its Referer a brand origin) still signs in at once', async () => {
   const token = await attackersToken();
   const browser = victim('same-site');
-  await browser.get(`${t.url}/signin?b=psa&t=${encodeURIComponent(token)}`);
+  await browser.request(`${t.url}/signin?b=psa&t=${encodeURIComponent(token)}`, {
+    headers: { referer: `${new URL(t.config.brands.psa.baseURL).origin}/orders` },
+  });
   expect(await jarCookie(browser, t.url, 'sessionId')).toBeDefined();
 });
 

@@ -19,8 +19,8 @@ async function brandToken(t: TestApp): Promise<{ token: string; browser: Browser
 
 /** A fresh browser follows a link with `t`: whether it ends up with a session. */
 async function signsIn(t: TestApp, token: string): Promise<boolean> {
-  // A same-site navigation: a cross-site one only offers a sign-in (attack-t-login-csrf.spec).
-  const fresh = new NavigatingBrowser({ ...NAVIGATION_HEADERS, 'sec-fetch-site': 'same-site' });
+  // A same-origin navigation: a cross-site one only offers a sign-in (attack-t-login-csrf.spec).
+  const fresh = new NavigatingBrowser({ ...NAVIGATION_HEADERS, 'sec-fetch-site': 'same-origin' });
   await fresh.get(`${t.url}/collection?t=${encodeURIComponent(token)}`);
   return (await jarCookie(fresh, t.url, 'sessionId')) !== undefined;
 }

@@ -28,12 +28,12 @@ const WARN = 40; // pino's level number for warn
 
 /** A collector's browser: Fetch Metadata of a top-level navigation on every page visit. */
 /**
- * A browser whose navigations come from this site (Sec-Fetch-Site: same-site, a brand on the same
- * site): its `t` signs in at once. From another site a `t` only offers the sign-in
- * (attack-t-login-csrf.spec, issue 32 item 1).
+ * A browser whose navigations come from this service (Sec-Fetch-Site: same-origin): its `t` signs in
+ * at once. From another site, or a sibling host that is no brand, a `t` only offers the sign-in
+ * (attack-t-login-csrf.spec, issue 32 item 1; attack-t-sibling-site.spec, issue 50 item 3).
  */
 const newBrowser = () =>
-  new NavigatingBrowser({ ...NAVIGATION_HEADERS, 'sec-fetch-site': 'same-site' });
+  new NavigatingBrowser({ ...NAVIGATION_HEADERS, 'sec-fetch-site': 'same-origin' });
 
 /** Signs `email` in through /signin?b=psa; returns the jar and the `t` PSA received. */
 async function brandToken(

@@ -853,10 +853,10 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         const token = target.searchParams.get('t') ?? '';
         // Issue 14 item 7: on a top-level navigation (NavigatingBrowser sends its Fetch Metadata;
         // Node's fetch says `cors`), a valid t is a sign-in of this browser, not a cookie of it. A
-        // same-site one signs in at once (from another site it is only offered: issue 32 item 1).
+        // same-origin one signs in at once (from another site it is only offered: issue 32 item 1).
         const valid = await new NavigatingBrowser({
           ...NAVIGATION_HEADERS,
-          'sec-fetch-site': 'same-site',
+          'sec-fetch-site': 'same-origin',
         }).get(`${t.url}/unauthredirect?error=Unauthorized&t=${encodeURIComponent(token)}`);
         expect(valid.status).toBe(302);
         expect(valid.headers.get('location')).toBe('/unauthredirect?error=Unauthorized');

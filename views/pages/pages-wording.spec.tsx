@@ -6,6 +6,7 @@ import { LOCALES, type Locale } from '../../src/shared/locale';
 import { createTranslate, type Translate } from '../../src/shared/translate';
 import { shellData } from '../../test/fixtures/header.fixtures';
 import { MessagePage } from '../MessagePage';
+import { TokenSigninPage } from '../TokenSigninPage';
 import type { ShellData } from '../shell/shell-data';
 import { ToastProvider } from '../shell/toasts/Toasts';
 import { CollectionPage } from './CollectionPage';
@@ -113,17 +114,22 @@ function pages(locale: Locale): [string, string][] {
     [
       '/signin/continue',
       render(
-        <MessagePage
+        <TokenSigninPage
           t={t}
           frame={frame}
-          title={t('common.tokenSignin.title', { account: 'c@example.com' })}
-          message={t('common.tokenSignin.body', { account: 'c@example.com' })}
-          action={{
-            href: '/signin/continue',
-            label: t('common.tokenSignin.continue', { account: 'c@example.com' }),
-          }}
-          secondary={{ href: '/', label: t('common.tokenSignin.decline') }}
-          alert={false}
+          account={{ login: 'c@example.com', collectorsId: 100001 }}
+          form={{ action: '/signin/continue', offerKey: 'k', csrf: 'csrf' }}
+        />,
+      ),
+    ],
+    [
+      '/signin/continue (a login that is not an address, with an invisible character)',
+      render(
+        <TokenSigninPage
+          t={t}
+          frame={frame}
+          account={{ login: 'collector\u200b', spelledOut: 'collector[U+200B]' }}
+          form={{ action: '/signin/continue', offerKey: 'k', csrf: 'csrf' }}
         />,
       ),
     ],

@@ -1,7 +1,7 @@
 import { Browser, type BrowserResponse } from '../support/browser';
 import { NAVIGATION_HEADERS, NavigatingBrowser } from '../support/navigating-browser';
 import { RunningRedis, redisCommand, startRedis } from '../support/redis-server';
-import { jarCookie, locationOf, signInVia } from '../support/signin-journey';
+import { jarCookie, locationOf, signInVia, signOutFromThisSite } from '../support/signin-journey';
 import { TestApp, startTestApp, useTestApp } from '../support/test-app';
 import {
   crossSiteBrowser,
@@ -111,7 +111,8 @@ describe('one instance, SQLite', () => {
 
   it('a t whose sign-in ended gets no offer either', async () => {
     const { token, browser } = await brandToken(t);
-    await browser.get(`${t.url}/logout/collectorsid?b=psa`);
+    // The collector signs out on this service's own page (issue 50 item 4: a bare GET only asks).
+    await signOutFromThisSite(browser, `${t.url}/logout/collectorsid?b=psa`);
     const offersBefore = liveOffersInSqlite(t);
     const asked = userinfoCalls(t.logs);
     for (let i = 0; i < 10; i++) {

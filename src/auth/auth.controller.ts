@@ -34,6 +34,7 @@ import { SigninService } from './signin.service';
 import { PendingStepPage, pendingStepContent } from './pending-step-page';
 import { SignoutService } from './signout.service';
 import { RateLimited } from '../rate-limit/rate-limit.guard';
+import { rateLimitAddress } from '../rate-limit/client-address';
 
 type RawQuery = Record<string, unknown>;
 
@@ -97,6 +98,7 @@ export class AuthController {
       journey,
       ...(sessionId ? { sessionId } : {}),
       ...(sessionBinding ? { binding: sessionBinding } : {}),
+      address: rateLimitAddress(req.ip),
     });
     if ('redirect' in outcome) this.send(res, outcome);
     else this.pendingStep(req, res, outcome);
@@ -156,6 +158,7 @@ export class AuthController {
         ...(jar[BINDING_COOKIE] ? { binding: jar[BINDING_COOKIE] } : {}),
         ...(jar.sessionId ? { sessionId: jar.sessionId } : {}),
         ...(typeof userAgent === 'string' ? { userAgent } : {}),
+        address: rateLimitAddress(req.ip),
       }),
     );
   }
@@ -164,7 +167,7 @@ export class AuthController {
   async brand(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
     const query = parseBrandTokenQuery(raw, this.policy);
     if (query.kind === 'start') {
-      this.send(res, await this.brandToken.start(query));
+      this.send(res, await this.brandToken.start(query, rateLimitAddress(req.ip)));
       return;
     }
     const binding = this.cookies.read(req)[BINDING_COOKIE];
@@ -181,10 +184,18 @@ export class AuthController {
   @Get(ROUTES.logout)
   async logout(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
     const { sessionId, sessionBinding } = this.cookies.read(req);
+    const { brand, carried, dropped } = parseLogoutQuery(raw);
+    // Issue 50 item 5: a sign-out carries a bounded query; what did not fit is counted, not stored.
+    if (dropped > 0)
+      this.logger.warn(
+        { event: 'signout-query-trimmed', brand, dropped, carried: Object.keys(carried).length },
+        'sign-out query trimmed: parameters beyond the carried limit were dropped',
+      );
     this.send(
       res,
       await this.signout.signOut({
-        ...parseLogoutQuery(raw),
+        brand,
+        carried,
         ...(sessionId ? { sessionId } : {}),
         ...(sessionBinding ? { binding: sessionBinding } : {}),
       }),

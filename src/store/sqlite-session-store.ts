@@ -8,6 +8,7 @@ import {
   SessionStore,
   SetOptions,
   StoreWrite,
+  assertValidIncrement,
   assertValidKey,
   assertValidMember,
   assertValidTtl,
@@ -341,9 +342,10 @@ export class SqliteSessionStore implements SessionStore {
     this.counters.delete(key);
   }
 
-  increment(key: string, windowSeconds: number): Promise<number> {
+  increment(key: string, windowSeconds: number, by = 1): Promise<number> {
     return this.run(() => {
       assertValidKey(key);
+      assertValidIncrement(by);
       const now = this.now();
       let counter = this.counters.get(key);
       if (!counter || counter.expiresAt <= now) {
@@ -354,7 +356,7 @@ export class SqliteSessionStore implements SessionStore {
           : { count: 0, expiresAt: this.expiry(windowSeconds), dirty: false };
         this.counters.set(key, counter);
       }
-      counter.count += 1;
+      counter.count += by;
       counter.dirty = true;
       return counter.count;
     });

@@ -6,6 +6,7 @@ import type { PendingStep } from '../shared/pending-step';
 import { bindingHashOf, matchesBinding } from '../session/browser-binding';
 import { OneTimeStore, randomKey } from '../store/one-time-store';
 import { SESSION_STORE, SessionStore, StoreSet } from '../store/session-store';
+import { TokenVault } from '../store/token-vault';
 import { activeTracer } from '../tracing';
 import { type JourneyContext, MAX_JOURNEY_BYTES, journeyBytes } from './journey';
 import { loginStateBudget, loginStateCost } from './login-state-budget';
@@ -81,8 +82,12 @@ export class LoginStates {
   constructor(
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     @Inject(APP_CONFIG) config: AppConfig,
+    vault: TokenVault,
   ) {
-    this.pending = new OneTimeStore<PendingLogin>(store, 'login', LOGIN_STATE_TTL_SECONDS);
+    // Issue 50 item 8: a login state holds the PKCE verifier and the nonce, and a brand hop's the raw
+    // id of the session the brand receives (and of the browser's own): sealed like the tokens, so
+    // neither a copy of the store nor the SQLite write-ahead log shows them.
+    this.pending = new OneTimeStore<PendingLogin>(store, 'login', LOGIN_STATE_TTL_SECONDS, vault);
     this.budget = loginStateBudget(config.rateLimit.signinPerAddress.limit);
   }
 

@@ -13,6 +13,7 @@ import { LiveSessions } from '../session/live-sessions';
 import { OneTimeStore } from '../store/one-time-store';
 import { SessionEnding } from '../session/session-ending';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
+import { TokenVault } from '../store/token-vault';
 import { ROUTES, type ServicePath, servicePath } from '../shared/routes';
 
 /** The IdP's logout round trip must finish within this time. */
@@ -69,9 +70,16 @@ export class SignoutService {
     private readonly oidc: OidcClient,
     private readonly events: AuthEvents,
     private readonly logger: AppLogger,
+    vault: TokenVault,
   ) {
     this.logger.setContext(SignoutService.name);
-    this.pending = new OneTimeStore<PendingLogout>(store, 'logout', LOGOUT_STATE_TTL_SECONDS);
+    // Issue 50 item 8: the collector's number and the carried query are sealed at rest too.
+    this.pending = new OneTimeStore<PendingLogout>(
+      store,
+      'logout',
+      LOGOUT_STATE_TTL_SECONDS,
+      vault,
+    );
   }
 
   async signOut({ brand, carried, sessionId, binding }: SignoutRequest): Promise<RedirectOutcome> {

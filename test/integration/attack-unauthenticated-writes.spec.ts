@@ -4,6 +4,7 @@ import request from 'supertest';
 import { MAX_JOURNEY_BYTES } from '../../src/auth/journey';
 import { loginStateBudget } from '../../src/auth/login-state-budget';
 import { MAX_CARRIED_BYTES, MAX_CARRIED_PARAMS } from '../../src/auth/route-queries';
+import { TokenVault } from '../../src/store/token-vault';
 import { Browser } from '../support/browser';
 import { locationOf, signedOutLanding } from '../support/signin-journey';
 import { type TestApp, useTestApp } from '../support/test-app';
@@ -52,9 +53,15 @@ describe('a sign-out carries a bounded query', () => {
     expect(out.status).toBe(302);
     const state = locationOf(out).searchParams.get('state') ?? '';
     const [row] = rows(t, `logout:${sha256(state)}`);
-    const stored = JSON.parse(row?.value ?? '{}') as { query: Record<string, string> };
+    // Sealed at rest (issue 50 item 8): opened here as the service opens it.
+    const stored = JSON.parse(
+      t.app.get(TokenVault).open(row?.value ?? '', row?.key ?? '') ?? '{}',
+    ) as {
+      query: Record<string, string>;
+    };
     // Before: every parameter, about 18 kB, for 10 minutes.
     expect(Buffer.byteLength(JSON.stringify(stored.query))).toBeLessThanOrEqual(MAX_CARRIED_BYTES);
+    expect(Buffer.byteLength(row?.value ?? '')).toBeLessThanOrEqual(2 * MAX_CARRIED_BYTES);
     expect(Object.keys(stored.query)).toHaveLength(MAX_CARRIED_PARAMS);
     expect(stored.query).toMatchObject({ b: 'psa', lang: 'fr-CA', r });
     const landing = signedOutLanding(

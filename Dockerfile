@@ -40,7 +40,8 @@ COPY --from=build --chown=node:node /app/locales ./locales
 # The browser bundle, and the brand and translation files the build copied beside their brotli and
 # gzip copies (scripts/build-client.js): what /static/ serves.
 COPY --from=build --chown=node:node /app/client/dist ./client/dist
-RUN mkdir -p /app/data && chown node:node /app/data
+# DATA_DIR is the service user's alone (issue 50 item 8: sessions, accounts, keys).
+RUN mkdir -p /app/data && chown node:node /app/data && chmod 700 /app/data
 VOLUME ["/app/data"]
 USER node
 EXPOSE 3333

@@ -55,6 +55,8 @@ module.exports = {
         '<rootDir>/src/**/*.spec.ts',
         '<rootDir>/views/**/*.spec.{ts,tsx}',
         '<rootDir>/client/**/*.spec.{ts,tsx}',
+        // The scripts' pure parts (issue 50 item 11: the lock against the known-vulnerable list).
+        '<rootDir>/scripts/**/*.spec.ts',
       ],
       // Specs beside the code that start real servers (Redis, Sentinel, a cluster) are named
       // *.integration.spec.ts and run with the integration tier, keeping `npm run test:unit` quick.

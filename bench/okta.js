@@ -11,6 +11,7 @@
 // ingress sets them. What the service pays for its own TLS, to the IdP's token endpoint, it pays here
 // as in production.
 'use strict';
+const { createHash } = require('node:crypto');
 const { fork } = require('node:child_process');
 const fs = require('node:fs');
 const http = require('node:http');
@@ -25,8 +26,11 @@ const TLS_DIR = path.join(ROOT, 'test/fixtures/redis-tls');
 const TEST_CA = path.join(TLS_DIR, 'ca.crt');
 const SERVER = path.join(ROOT, 'test/support/okta-idp/server.mjs');
 
-/** This service's client at the IdP, as okta-stack.ts names it. */
-const SERVICE_CLIENT = { clientId: '0oa-signon-qa', clientSecret: 'q'.repeat(40) };
+/** This service's client at the IdP, as okta-stack.ts names it (a made-up secret qa accepts). */
+const SERVICE_CLIENT = {
+  clientId: '0oa-signon-qa',
+  clientSecret: createHash('sha256').update('okta-stack client secret signon').digest('base64url'),
+};
 
 /** Where the sign-ins end: psa, whose grading site is GRADING_BASE_URL below. */
 const BRAND_ORIGIN = 'https://www.psacard.com';

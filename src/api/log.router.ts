@@ -6,6 +6,7 @@ import type { RateLimit } from '../config/app-config';
 import type { AppLogger } from '../logging/app-logger';
 import type { AuthEvents } from '../logging/auth-events';
 import type { SessionStore } from '../store/session-store';
+import { rateLimitAddress } from '../rate-limit/client-address';
 import { BRANDS } from '../shared/brand';
 import { mutationProcedure, router } from './trpc';
 
@@ -49,7 +50,7 @@ export function logRouter(deps: LogRouterDeps) {
       .use(async ({ ctx, next }) => {
         const { perAddress } = deps.signinEvents;
         const hits = await deps.store.increment(
-          `ratelimit:signin-event:${ctx.req.ip ?? 'unknown'}`,
+          `ratelimit:signin-event:${rateLimitAddress(ctx.req.ip)}`,
           perAddress.windowSeconds,
         );
         if (hits > perAddress.limit)
@@ -85,7 +86,7 @@ export function logRouter(deps: LogRouterDeps) {
         // even read, so a flood of bad reports is limited too.
         const { limit, windowSeconds } = deps.clientErrors;
         const hits = await deps.store.increment(
-          `ratelimit:client-error:${ctx.req.ip ?? 'unknown'}`,
+          `ratelimit:client-error:${rateLimitAddress(ctx.req.ip)}`,
           windowSeconds,
         );
         if (hits > limit)

@@ -32,7 +32,7 @@ import {
 } from './route-queries';
 import { SigninService } from './signin.service';
 import { PendingStepPage, pendingStepContent } from './pending-step-page';
-import { SignoutService } from './signout.service';
+import { SignoutRequest, SignoutService } from './signout.service';
 import { confirmationRefusal, signoutDoubt } from './signout-request';
 import {
   CONFIRMATION_FIELD,
@@ -41,6 +41,7 @@ import {
 } from './signout-confirmation-page';
 import { RateLimited } from '../rate-limit/rate-limit.guard';
 import { LiveSessions } from '../session/live-sessions';
+import { rateLimitAddress } from '../rate-limit/client-address';
 
 type RawQuery = Record<string, unknown>;
 
@@ -107,7 +108,11 @@ export class AuthController {
       );
     }
     const journey = this.withConsentFrom(req, parsed.journey);
-    const outcome = await this.signin.start({ journey, ...(await this.sessionOf(req)) });
+    const outcome = await this.signin.start({
+      journey,
+      ...(await this.sessionOf(req)),
+      address: rateLimitAddress(req.ip),
+    });
     if ('redirect' in outcome) this.send(res, outcome);
     else this.pendingStep(req, res, outcome);
   }
@@ -165,6 +170,7 @@ export class AuthController {
         ...(sessionId ? { sessionId } : {}),
         ...(sessionBinding ? { sessionBinding } : {}),
         ...(typeof userAgent === 'string' ? { userAgent } : {}),
+        address: rateLimitAddress(req.ip),
       }),
     );
   }
@@ -173,7 +179,7 @@ export class AuthController {
   async brand(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
     const query = parseBrandTokenQuery(raw, this.policy);
     if (query.kind === 'start') {
-      this.send(res, await this.brandToken.start(query));
+      this.send(res, await this.brandToken.start(query, rateLimitAddress(req.ip)));
       return;
     }
     const binding = this.cookies.read(req)[BINDING_COOKIE];
@@ -194,7 +200,7 @@ export class AuthController {
    */
   @Get(ROUTES.logout)
   async logout(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const request = { ...parseLogoutQuery(raw), ...(await this.sessionOf(req)) };
+    const request = await this.logoutRequest(raw, req);
     const doubt = signoutDoubt(
       {
         ...withValue('secFetchSite', headerOf(req, 'sec-fetch-site')),
@@ -235,11 +241,23 @@ export class AuthController {
       this.ownOrigin,
     );
     if (refusal) throw new AppError('Forbidden', 'a sign-out is confirmed from this site only');
-    const request = { ...parseLogoutQuery(raw), ...(await this.sessionOf(req)) };
+    const request = await this.logoutRequest(raw, req);
     const token = (body as Record<string, unknown> | undefined)?.[CONFIRMATION_FIELD];
     const outcome = await this.signout.confirm(request, token);
     if ('redirect' in outcome) this.send(res, outcome);
     else this.confirmSignout(req, res, outcome);
+  }
+
+  /** What a sign-out was asked with, and the browser's session. */
+  private async logoutRequest(raw: RawQuery, req: Request): Promise<SignoutRequest> {
+    const { brand, carried, dropped } = parseLogoutQuery(raw);
+    // Issue 50 item 5: a sign-out carries a bounded query; what did not fit is counted, not stored.
+    if (dropped > 0)
+      this.logger.warn(
+        { event: 'signout-query-trimmed', brand, dropped, carried: Object.keys(carried).length },
+        'sign-out query trimmed: parameters beyond the carried limit were dropped',
+      );
+    return { brand, carried, ...(await this.sessionOf(req)) };
   }
 
   private confirmSignout(req: Request, res: Response, page: SignoutConfirmationPage): void {

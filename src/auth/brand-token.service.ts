@@ -45,7 +45,8 @@ export class BrandTokenService {
     return `${this.config.http.publicUrl}${ROUTES.brandTokenLanding}`;
   }
 
-  async start(request: BrandTokenStart): Promise<RedirectOutcome> {
+  /** `address`: the client address as the rate limits count it (login states are counted by it). */
+  async start(request: BrandTokenStart, address: string): Promise<RedirectOutcome> {
     const brand = request.brand;
     const credentials = brand ? this.config.brandClients[brand] : undefined;
     if (
@@ -70,12 +71,10 @@ export class BrandTokenService {
       locale: request.locale,
     };
     const nonce = randomKey();
-    const { state, binding } = await this.loginStates.begin({
-      kind: 'brand',
-      journey,
-      nonce,
-      brandClient: brand,
-    });
+    const { state, binding } = await this.loginStates.begin(
+      { kind: 'brand', journey, nonce, brandClient: brand },
+      address,
+    );
     try {
       const url = await this.oidc.authorizationUrl(
         { redirectUri: this.redirectUri, state, nonce, prompt: 'none', uiLocales: journey.locale },

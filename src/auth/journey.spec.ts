@@ -1,6 +1,6 @@
 import { testConfig } from '../../test/support/test-config';
 import { redirectPolicyFromConfig } from '../brand/redirect-policy';
-import { parseSigninQuery } from './journey';
+import { MAX_JOURNEY_BYTES, journeyBytes, parseSigninQuery } from './journey';
 
 const policy = redirectPolicyFromConfig(testConfig({ APP_ENV: 'prod' }));
 
@@ -135,6 +135,44 @@ describe(parseSigninQuery.name, () => {
       ok: true,
       journey: { r: 'https://www.psacard.com/orders' },
       dropped: [{ param: 'fr', reason: 'origin-not-allowed' }],
+    });
+  });
+});
+
+/** Issue 50 item 5: a login state keeps the journey for 10 minutes, for anyone who asks: bounded. */
+describe('the journey a sign-in keeps', () => {
+  const url = (length: number) => {
+    const base = 'https://www.psacard.com/orders?q=';
+    return `${base}${'a'.repeat(length - base.length)}`;
+  };
+
+  it(`takes r, fr and state at the redirect policy's 2,048 characters each (under ${MAX_JOURNEY_BYTES} bytes)`, () => {
+    const result = parseSigninQuery(
+      { b: 'goldin', r: url(2048), fr: url(2048), state: url(2048), l: 'fr-CA' },
+      policy,
+    );
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(journeyBytes(result.journey)).toBeLessThanOrEqual(MAX_JOURNEY_BYTES);
+  });
+
+  it.each([
+    [
+      'l and state of control characters (six bytes each, escaped)',
+      { l: '\u0001'.repeat(4096), state: '\u0001'.repeat(4096) },
+    ],
+    ['a state and an l of 4,096 characters each', { l: 'x'.repeat(4096), state: 'y'.repeat(4096) }],
+  ])('refuses %s, naming the bound', (_name, query) => {
+    const result = parseSigninQuery({ b: 'psa', ...query }, policy);
+    expect(result).toMatchObject({
+      ok: false,
+      brand: 'psa',
+      problems: [
+        {
+          param: 'query',
+          code: 'BadRequest',
+          message: expect.stringMatching(new RegExp(`more than ${MAX_JOURNEY_BYTES}$`)),
+        },
+      ],
     });
   });
 });

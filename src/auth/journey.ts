@@ -44,6 +44,16 @@ export interface QueryProblem {
 }
 
 const MAX_PARAM_LENGTH = 4096;
+/**
+ * Issue 50 item 5: the most a journey may hold as a login state keeps it (its JSON, UTF-8): r, fr and
+ * state at the redirect policy's 2,048 characters each still fit. login-state-budget.ts says why.
+ */
+export const MAX_JOURNEY_BYTES = 7168;
+
+/** The journey's size as a login state keeps it. */
+export function journeyBytes(journey: JourneyContext): number {
+  return Buffer.byteLength(JSON.stringify(journey), 'utf8');
+}
 const FLAGS = ['isNewAccount', 'isMigrated', 'postWelcome', 'returnToSignIn'] as const;
 
 /** Query values as Express parses them: a string, an array (repeated), or an object (a[b]=c). */
@@ -145,18 +155,30 @@ export function parseSigninQuery(
   const accepted = flag(raw, 'acceptedTermsAndConditions', problems);
   if (problems.length > 0 || !brand)
     return { ok: false, problems, ...(brand ? { brand } : {}), locale };
-  return {
-    ok: true,
-    dropped,
-    journey: {
-      brand,
-      ...urls,
-      ...(l ? { l } : {}),
-      ...(state ? { state } : {}),
-      ...(t ? { t } : {}),
-      ...flags,
-      ...(accepted !== undefined ? { acceptedTermsAndConditions: accepted } : {}),
-      locale,
-    },
+  const journey: JourneyContext = {
+    brand,
+    ...urls,
+    ...(l ? { l } : {}),
+    ...(state ? { state } : {}),
+    ...(t ? { t } : {}),
+    ...flags,
+    ...(accepted !== undefined ? { acceptedTermsAndConditions: accepted } : {}),
+    locale,
   };
+  // Issue 50 item 5: anyone may make a sign-in keep its journey for 10 minutes; it is bounded.
+  const bytes = journeyBytes(journey);
+  if (bytes > MAX_JOURNEY_BYTES)
+    return {
+      ok: false,
+      problems: [
+        {
+          param: 'query',
+          code: 'BadRequest',
+          message: `the sign-in link carries ${bytes} bytes to keep, more than ${MAX_JOURNEY_BYTES}`,
+        },
+      ],
+      brand,
+      locale,
+    };
+  return { ok: true, dropped, journey };
 }

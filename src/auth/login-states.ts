@@ -1,11 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { AppError } from '../errors/app-error';
 import type { Brand } from '../shared/brand';
 import type { PendingStep } from '../shared/pending-step';
 import { bindingHashOf, matchesBinding } from '../session/browser-binding';
 import { OneTimeStore, randomKey } from '../store/one-time-store';
 import { SESSION_STORE, SessionStore, StoreSet } from '../store/session-store';
+import { TokenVault } from '../store/token-vault';
 import { activeTracer } from '../tracing';
-import type { JourneyContext } from './journey';
+import { type JourneyContext, MAX_JOURNEY_BYTES, journeyBytes } from './journey';
+import { loginStateBudget, loginStateCost } from './login-state-budget';
 
 /** A sign-in round trip at the IdP must finish within this time. */
 export const LOGIN_STATE_TTL_SECONDS = 600;
@@ -74,25 +78,65 @@ export interface PreparedLogin {
 @Injectable()
 export class LoginStates {
   private readonly pending: OneTimeStore<PendingLogin>;
+  /** Issue 50 item 5: what one address may spend on login states per lifetime, in KiB. */
+  private readonly budget: number;
 
-  constructor(@Inject(SESSION_STORE) store: SessionStore) {
-    this.pending = new OneTimeStore<PendingLogin>(store, 'login', LOGIN_STATE_TTL_SECONDS);
+  constructor(
+    @Inject(SESSION_STORE) private readonly store: SessionStore,
+    @Inject(APP_CONFIG) config: AppConfig,
+    vault: TokenVault,
+  ) {
+    // Issue 50 item 8: a login state holds the PKCE verifier and the nonce, and a brand hop's the raw
+    // id of the session the brand receives (and of the browser's own): sealed like the tokens, so
+    // neither a copy of the store nor the SQLite write-ahead log shows them.
+    this.pending = new OneTimeStore<PendingLogin>(store, 'login', LOGIN_STATE_TTL_SECONDS, vault);
+    this.budget = loginStateBudget(config.rateLimit.signinPerAddress.limit);
   }
 
-  /** Saves the pending login; returns the OIDC state and the binding value for the browser cookie. */
+  /**
+   * Saves the pending login begun from `address` (the client address as the rate limits count it);
+   * returns the OIDC state and the binding value for the browser cookie.
+   */
   async begin(
     pending: Omit<PendingLogin, 'bindingHash' | 'createdAt'>,
+    address: string,
   ): Promise<{ state: string; binding: string }> {
+    await this.admit(address, pending.journey);
     const prepared = this.prepare(pending);
     await this.save(prepared);
     return prepared;
   }
 
   /**
+   * Issue 50 item 5: counts a login state against the budget of the address that begins it, before
+   * anything is written (login-state-budget.ts); past the budget, TooManyRequests (429) and nothing
+   * stored. begin() does it; a caller of prepare() calls it first.
+   */
+  async admit(address: string, journey: JourneyContext): Promise<void> {
+    const spent = await this.store.increment(
+      `ratelimit:login-states:${address}`,
+      LOGIN_STATE_TTL_SECONDS,
+      loginStateCost(journey),
+    );
+    if (spent > this.budget)
+      throw new AppError(
+        'TooManyRequests',
+        `this address began ${spent} KiB of sign-ins in ${LOGIN_STATE_TTL_SECONDS} s, more than ${this.budget}`,
+      );
+  }
+
+  /**
    * The pending login and its store write, not saved: for a caller that commits it in one batch with
    * the session it belongs to (a brand hop's grant, SigninService), so that both are kept or neither.
+   * The caller admits it first (admit).
    */
   prepare(pending: Omit<PendingLogin, 'bindingHash' | 'createdAt'>): PreparedLogin {
+    // Every path that keeps a journey is held to the bound /signin's parser applies (issue 50 item 5).
+    if (journeyBytes(pending.journey) > MAX_JOURNEY_BYTES)
+      throw new AppError(
+        'BadRequest',
+        `the sign-in would keep more than ${MAX_JOURNEY_BYTES} bytes`,
+      );
     const binding = randomKey();
     const trace = activeTracer().saveContext();
     const { key: state, write } = this.pending.prepare({

@@ -13,6 +13,15 @@ type RawQuery = Readonly<Record<string, unknown>>;
 
 /** Longest query value carried back after sign-out (§4 Sign-out step 5). */
 const MAX_CARRIED_PARAM = 2048;
+/**
+ * Issue 50 item 5: what a sign-out carries is kept for the IdP's round trip (10 minutes) by anyone who
+ * asks, signed in or not: 1,100 parameters were 18 kB stored a request. At most this many parameters,
+ * and this many bytes as stored (the carried query's JSON, UTF-8), are kept.
+ */
+export const MAX_CARRIED_PARAMS = 16;
+export const MAX_CARRIED_BYTES = 4096;
+/** The parameters the landing reads (§5: r, the brand, the language), kept before any other. */
+const CARRIED_FIRST = ['r', 'b', 'l', 'lang'] as const;
 
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' ? value : undefined;
@@ -28,23 +37,54 @@ export function parseIdpAnswer(raw: RawQuery): IdpAnswer {
   return { state: text(raw.state) ?? '', ...(error ? { error } : {}) };
 }
 
-/** /logout/collectorsid: the brand (collectors when unknown) and the query to carry back. */
+/**
+ * /logout/collectorsid: the brand (collectors when unknown), the query to carry back, and how many of
+ * its parameters were not carried (for the log).
+ */
 export function parseLogoutQuery(raw: RawQuery): {
   brand: Brand;
   carried: Record<string, string>;
+  dropped: number;
 } {
   const b = parseBrandParam(raw.b);
-  return { brand: b.ok ? b.brand : DEFAULT_BRAND, carried: carriedQuery(raw) };
+  return { brand: b.ok ? b.brand : DEFAULT_BRAND, ...carriedQuery(raw) };
 }
 
-/** The query minus `t` (§4 Sign-out step 5), single string values only, each bounded. */
-function carriedQuery(raw: RawQuery): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(raw)) {
-    if (key === 't' || typeof value !== 'string' || value.length > MAX_CARRIED_PARAM) continue;
-    out[key] = value;
+/**
+ * The query minus `t` (§4 Sign-out step 5): single string values of at most MAX_CARRIED_PARAM
+ * characters; r, b, l and lang first, then the rest in the order sent, each kept while the carried
+ * query stays within MAX_CARRIED_PARAMS parameters and MAX_CARRIED_BYTES as stored. The rest is
+ * dropped, never refused: a sign-out always signs out (issue 50 item 5).
+ */
+function carriedQuery(raw: RawQuery): { carried: Record<string, string>; dropped: number } {
+  const carried: Record<string, string> = {};
+  let bytes = 2; // {}
+  let dropped = 0;
+  const order = [
+    ...CARRIED_FIRST.filter((key) => Object.hasOwn(raw, key)),
+    ...Object.keys(raw).filter((key) => !(CARRIED_FIRST as readonly string[]).includes(key)),
+  ];
+  for (const key of order) {
+    const value = raw[key];
+    if (key === 't') continue;
+    if (typeof value !== 'string' || value.length > MAX_CARRIED_PARAM) {
+      dropped++;
+      continue;
+    }
+    // "key":"value", and a comma before every member but the first.
+    const size =
+      Buffer.byteLength(JSON.stringify(key)) +
+      Buffer.byteLength(JSON.stringify(value)) +
+      1 +
+      (bytes > 2 ? 1 : 0);
+    if (Object.keys(carried).length >= MAX_CARRIED_PARAMS || bytes + size > MAX_CARRIED_BYTES) {
+      dropped++;
+      continue;
+    }
+    carried[key] = value;
+    bytes += size;
   }
-  return out;
+  return { carried, dropped };
 }
 
 /** /handlelogoutredirect: the state of our own logout round trip, and `b` for a visit without one. */

@@ -47,6 +47,8 @@ export interface SigninStart {
   readonly sessionId?: string;
   /** The browser's binding (sessionBinding cookie): the session is this browser's only with it. */
   readonly binding?: string;
+  /** The client address as the rate limits count it: login states are counted per address. */
+  readonly address: string;
 }
 
 /** What the IdP sent back to /handleloginredirect, and what the browser holds. */
@@ -61,6 +63,8 @@ export interface LoginLanding {
   /** The browser's session binding from an earlier sign-in, if it still holds one. */
   readonly sessionBinding?: string;
   readonly userAgent?: string;
+  /** The client address as the rate limits count it: login states are counted per address. */
+  readonly address: string;
 }
 
 type NewSession = Omit<SessionRecord, 'createdAt' | 'lastUsedAt'>;
@@ -73,6 +77,8 @@ interface Current {
   readonly newBinding: boolean;
   /** The browser's live session this after-login starts from, when it had one. */
   readonly sessionId?: string;
+  /** The client address a login state the after-login begins is counted against (issue 50 item 5). */
+  readonly address: string;
 }
 
 /**
@@ -113,6 +119,7 @@ export class SigninService {
     journey,
     sessionId,
     binding,
+    address,
   }: SigninStart): Promise<RedirectOutcome | PendingStepPage> {
     const record = await this.liveSessions.read(sessionId, binding);
     if (record && sessionId && binding) {
@@ -120,7 +127,7 @@ export class SigninService {
       if (pending !== undefined) {
         return record.askedIdpFor === pending
           ? pendingStepPage(pending, journey)
-          : this.toIdp(journey, pending);
+          : this.toIdp(journey, address, pending);
       }
       this.events.signin(journey.brand, subjectOf(record), 'session');
       return this.afterLogin(journey, {
@@ -128,9 +135,10 @@ export class SigninService {
         binding,
         newBinding: false,
         sessionId,
+        address,
       });
     }
-    return this.toIdp(journey);
+    return this.toIdp(journey, address);
   }
 
   /**
@@ -140,17 +148,21 @@ export class SigninService {
    */
   private async toIdp(
     journey: JourneyContext,
+    address: string,
     pendingStep?: PendingStep,
   ): Promise<RedirectOutcome> {
     // code_verifier and nonce MUST be fresh for every redirect (RFC 9700 §2.1.1).
     const { verifier, nonce } = freshAuthorizationChecks();
-    const { state, binding } = await this.loginStates.begin({
-      kind: 'token',
-      journey,
-      verifier,
-      nonce,
-      ...(pendingStep ? { pendingStep } : {}),
-    });
+    const { state, binding } = await this.loginStates.begin(
+      {
+        kind: 'token',
+        journey,
+        verifier,
+        nonce,
+        ...(pendingStep ? { pendingStep } : {}),
+      },
+      address,
+    );
     const url = await this.oidc.authorizationUrl({
       redirectUri: `${this.config.http.publicUrl}${ROUTES.loginLanding}`,
       state,
@@ -259,6 +271,7 @@ export class SigninService {
       record,
       binding,
       newBinding: true,
+      address: landing.address,
     }).catch((e: unknown) => {
       throw AppError.inJourney(e, audience);
     });
@@ -289,6 +302,7 @@ export class SigninService {
         // password (issue 14 item 5); then on: postWelcome stops the loop (§4 step 3).
         return this.toIdp(
           { ...journey, returnToSignIn: false, postWelcome: true },
+          current.address,
           decision.reason,
         );
       case 'auction':
@@ -390,6 +404,8 @@ export class SigninService {
     credentials: ClientCredentials,
   ): Promise<RedirectOutcome> {
     const { verifier, nonce } = freshAuthorizationChecks();
+    // Counted before the hop's session and state are written (issue 50 item 5).
+    await this.loginStates.admit(current.address, journey);
     const pendingFor = (sessionId: string | undefined): PreparedLogin =>
       this.loginStates.prepare({
         kind: 'brand-grant',
@@ -454,7 +470,7 @@ export class SigninService {
     // other refusal (the brand's app not assigned to the collector, say) would refuse again after a
     // sign-in: it is the brand's §8 failure, not a loop through the IdP.
     if (landing.error && SIGN_IN_AGAIN.has(landing.error))
-      return this.toIdp({ ...pending.journey, returnToSignIn: false });
+      return this.toIdp({ ...pending.journey, returnToSignIn: false }, landing.address);
     if (landing.error)
       throw new AppError(
         'BrandLoginFailed',
@@ -488,7 +504,7 @@ export class SigninService {
       });
     }
     if (tokens.claims.sub !== hop.sub)
-      return this.toIdp({ ...pending.journey, returnToSignIn: false });
+      return this.toIdp({ ...pending.journey, returnToSignIn: false }, landing.address);
     if (hop.recordIn && tokens.refreshToken)
       await this.sessions.recordHandedOver(hop.recordIn, {
         brand,

@@ -13,6 +13,7 @@ import { LiveSessions } from '../session/live-sessions';
 import { OneTimeStore } from '../store/one-time-store';
 import { SessionEnding } from '../session/session-ending';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
+import { TokenVault } from '../store/token-vault';
 import { ROUTES, type ServicePath, localizedPath, servicePath } from '../shared/routes';
 import { bindingHashOf, matchesBinding } from '../session/browser-binding';
 import type { SignoutConfirmationPage } from './signout-confirmation-page';
@@ -83,9 +84,16 @@ export class SignoutService {
     private readonly oidc: OidcClient,
     private readonly events: AuthEvents,
     private readonly logger: AppLogger,
+    vault: TokenVault,
   ) {
     this.logger.setContext(SignoutService.name);
-    this.pending = new OneTimeStore<PendingLogout>(store, 'logout', LOGOUT_STATE_TTL_SECONDS);
+    // Issue 50 item 8: the collector's number and the carried query are sealed at rest too.
+    this.pending = new OneTimeStore<PendingLogout>(
+      store,
+      'logout',
+      LOGOUT_STATE_TTL_SECONDS,
+      vault,
+    );
     this.confirmations = new OneTimeStore<IssuedConfirmation>(
       store,
       'logout-confirm',

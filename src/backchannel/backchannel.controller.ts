@@ -6,7 +6,7 @@ import { SessionEnding } from '../session/session-ending';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
 import { TokenVerifier } from '../token/token-verifier';
-import { LOGOUT_TOKEN_LIFETIME_SECONDS, logoutTokenProblem } from './logout-token';
+import { jtiMemorySeconds, logoutTokenProblem } from './logout-token';
 import { ServiceSigningKey } from './service-signing-key';
 import { ROUTES } from '../shared/routes';
 
@@ -56,15 +56,17 @@ export class BackchannelController {
     if (!token) return refuse('logout_token is required');
     const claims = await this.verifier.verifyLogoutToken(token);
     if (!claims) return refuse('logout_token is not a valid token of the IdP for this client');
-    const problem = logoutTokenProblem(claims, Math.floor(Date.now() / 1000));
+    const now = Math.floor(Date.now() / 1000);
+    const problem = logoutTokenProblem(claims, now);
     if (problem) return refuse(`logout_token: ${problem}`);
-    // §2.6 step 7 (recommended): a jti is accepted once while its token could still be accepted.
+    // §2.6 step 7 (recommended): a jti is accepted once, and remembered until its token's exp (issue
+    // 50 item 9), so that no replay is accepted while the token itself still would be.
     const first = await this.store.setIfAbsent(
       `backchannel-jti:${createHash('sha256')
         .update(`${this.config.idp.issuer} ${String(claims.jti)}`)
         .digest('base64url')}`,
       '1',
-      LOGOUT_TOKEN_LIFETIME_SECONDS * 3,
+      jtiMemorySeconds({ iat: Number(claims.iat), exp: Number(claims.exp) }, now),
     );
     if (!first) return refuse('logout_token was already used');
     const ended =

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   type JWK,
   type KeyObject,
@@ -11,6 +11,7 @@ import {
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { describeChanges, privateFile, privateFolder } from '../store/private-files';
 
 /** Where local and dev keep the generated key (mode 0600), so restarts keep the published JWKS. */
 export const SIGNING_KEY_FILE = 'service-signing-key.json';
@@ -29,6 +30,7 @@ interface LoadedKey {
 @Injectable()
 export class ServiceSigningKey {
   private loaded: Promise<LoadedKey> | undefined;
+  private readonly logger = new Logger(ServiceSigningKey.name);
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
@@ -63,13 +65,18 @@ export class ServiceSigningKey {
 
   private async developerKey(): Promise<JWK> {
     const file = path.join(this.config.dataDir, SIGNING_KEY_FILE);
+    // Issue 50 item 8: a private key under DATA_DIR is nobody else's to read (0700 folder, 0600 file).
+    const changes = [...privateFolder(path.dirname(file)), ...privateFile(file)];
+    if (changes.length > 0)
+      this.logger.warn(
+        `the signing key: made private (issue 50 item 8): ${describeChanges(changes)}`,
+      );
     if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as JWK;
     const { privateKey } = await generateKeyPair('RS256', {
       modulusLength: 2048,
       extractable: true,
     });
     const jwk = await exportJWK(privateKey);
-    fs.mkdirSync(path.dirname(file), { recursive: true });
     // wx: two instances starting at once do not overwrite each other's key; the loser reads it.
     try {
       fs.writeFileSync(file, JSON.stringify(jwk), { mode: 0o600, flag: 'wx' });

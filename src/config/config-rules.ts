@@ -1,7 +1,19 @@
 import { AppEnv, isDeveloperEnv } from '../shared/environment';
 import type { ConfigProblem } from './brand-directory';
 import { Brand, REDIRECT_BRANDS } from '../shared/brand';
-import { MIN_SECRET_LENGTH, QaProdRule, developerBrandClients } from './env-vars';
+import {
+  DOCUMENTED_PROXY_HOPS,
+  MIN_SECRET_LENGTH,
+  QaProdRule,
+  developerBrandClients,
+} from './env-vars';
+import {
+  MIN_KEY_DISTINCT_BYTES,
+  MIN_SECRET_BITS_PER_CHARACTER,
+  distinctBytes,
+  lowVariety,
+  sameSecret,
+} from './secret-strength';
 
 /**
  * The rules of ENV_VARS' `qaProd` column as pure functions, one table for a variable left unset and
@@ -26,10 +38,48 @@ export interface Given {
   readonly value: unknown;
   /** The value this repository publishes for it: its default in local, if it has one. */
   readonly published: string | undefined;
+  /** The values of the variables read before it (ENV_VARS' order), by variable. */
+  readonly values: Readonly<Record<string, unknown>>;
 }
 
 type UnsetRule = Extract<QaProdRule, 'required' | 'with-backchannel'>;
-type GivenRule = Exclude<QaProdRule, UnsetRule | 'https'>;
+type WarningRule = Extract<QaProdRule, 'documented-hops'>;
+type GivenRule = Exclude<QaProdRule, UnsetRule | WarningRule | 'https'>;
+
+/** One secret a variable holds, and the key a problem names it by. */
+interface NamedSecret {
+  readonly key: string;
+  readonly secret: string | Uint8Array;
+}
+
+const textSecret =
+  (name: string) =>
+  (value: unknown): readonly NamedSecret[] =>
+    typeof value === 'string' && value !== '' ? [{ key: name, secret: value }] : [];
+
+/**
+ * The variables that hold secrets, in the order they are read, and the secrets each holds as its
+ * schema parsed them (issue 50 item 10: each is judged for variety, and no two purposes share one).
+ */
+const SECRETS_OF: Readonly<Record<string, (value: unknown) => readonly NamedSecret[]>> = {
+  SESSION_SECRET: textSecret('SESSION_SECRET'),
+  TOKEN_ENCRYPTION_KEYS: (value) =>
+    ((value ?? []) as readonly { id: string; key: Uint8Array }[]).map(({ id, key }) => ({
+      key: `TOKEN_ENCRYPTION_KEYS.${id}`,
+      secret: key,
+    })),
+  IDP_CLIENT_SECRET: textSecret('IDP_CLIENT_SECRET'),
+  BRAND_CLIENTS: (value) =>
+    Object.entries((value ?? {}) as Readonly<Record<string, { clientSecret: string }>>).map(
+      ([brand, { clientSecret }]) => ({
+        key: `BRAND_CLIENTS.${brand}.clientSecret`,
+        secret: clientSecret,
+      }),
+    ),
+};
+
+const secretsOf = (name: string, value: unknown): readonly NamedSecret[] =>
+  SECRETS_OF[name]?.(value) ?? [];
 
 /** What an unset variable means, by rule: the problem, or undefined when that is fine. */
 export const UNSET_RULES: Readonly<Record<UnsetRule, (unset: Unset) => string | undefined>> = {
@@ -89,6 +139,56 @@ export const GIVEN_RULES: Readonly<Record<GivenRule, (given: Given) => readonly 
           message: `is refused in ${env}: ${brand} has no client and receives no session or tokens`,
         }));
     },
+    // Issue 50 item 10: a secret a person typed (one character repeated, a few in turn, a padding of
+    // x) is refused; any random value of MIN_SECRET_LENGTH characters passes (secret-strength.ts).
+    varied: ({ env, name, value }) =>
+      secretsOf(name, value).flatMap(({ key, secret }) => {
+        // A secret too short is refused for that alone (`secret`, or the brand client's schema).
+        const low =
+          typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH
+            ? lowVariety(secret)
+            : undefined;
+        return low
+          ? [
+              {
+                key,
+                message:
+                  `has too little variety for ${env}: ${low.bits.toFixed(2)} bits of entropy a ` +
+                  `character, at least ${MIN_SECRET_BITS_PER_CHARACTER} (use a random value, e.g. ` +
+                  `openssl rand -base64 32)`,
+              },
+            ]
+          : [];
+      }),
+    // Issue 50 item 10: a key of zero bytes, or of one byte or a short pattern repeated, is no key.
+    'varied-keys': ({ env, name, value }) =>
+      ((value ?? []) as readonly { id: string; key: Uint8Array }[])
+        .filter(({ key }) => distinctBytes(key) < MIN_KEY_DISTINCT_BYTES)
+        .map(({ id, key }) => ({
+          key: `${name}.${id}`,
+          message:
+            `holds ${distinctBytes(key)} different byte value(s) of ${key.length} (all zero, or a ` +
+            `byte or short pattern repeated); ${env} needs at least ${MIN_KEY_DISTINCT_BYTES} ` +
+            `(generate it: openssl rand -base64 32)`,
+        })),
+    // Issue 50 item 10: one secret, one purpose. A session secret that is also a client secret or a
+    // token key falls with either of them; each is named by the later variable of the two.
+    'single-purpose': ({ env, name, value, values }) => {
+      const earlier = Object.keys(SECRETS_OF)
+        .filter((other) => other !== name && values[other] !== undefined)
+        .flatMap((other) => secretsOf(other, values[other]));
+      return secretsOf(name, value).flatMap(({ key, secret }) => {
+        const shared = earlier.find((other) => sameSecret(secret, other.secret));
+        return shared
+          ? [
+              {
+                key,
+                message: `must not be the secret of ${shared.key} too in ${env}: one purpose each`,
+              },
+            ]
+          : [];
+      });
+    },
     // The embedded IdP seeds demo users with published passwords: never outside local and dev.
     'no-embedded-idp': ({ env, name, value }) =>
       value === 'embedded'
@@ -96,9 +196,38 @@ export const GIVEN_RULES: Readonly<Record<GivenRule, (given: Given) => readonly 
         : [],
   };
 
+/**
+ * What a set variable should not be in qa and prod, by rule: warnings, logged at start, for values
+ * the service runs with although they are probably wrong.
+ */
+export const WARNING_RULES: Readonly<
+  Record<WarningRule, (given: Given) => readonly ConfigProblem[]>
+> = {
+  // Express takes the address TRUST_PROXY hops back in X-Forwarded-For: with more hops trusted than
+  // there are proxies, that entry is one the client wrote itself, and it picks its own rate-limit
+  // bucket. The deployments here put one proxy in front; a second (a CDN) may be real, so a warning.
+  'documented-hops': ({ name, value }) =>
+    typeof value === 'number' && value > DOCUMENTED_PROXY_HOPS
+      ? [
+          {
+            key: name,
+            message:
+              `is ${value}, more than the ${DOCUMENTED_PROXY_HOPS} proxy the documented deployments ` +
+              `put in front (docs/operating.md); if fewer proxies add X-Forwarded-For, a client's ` +
+              `own entry picks the address its rate limits count`,
+          },
+        ]
+      : [],
+};
+
 /** Whether a rule applies to an unset variable (the others to a set one). */
 export function isUnsetRule(rule: QaProdRule): rule is UnsetRule {
   return rule in UNSET_RULES;
+}
+
+/** Whether a rule warns rather than refuses. */
+export function isWarningRule(rule: QaProdRule): rule is WarningRule {
+  return rule in WARNING_RULES;
 }
 
 /** The values the agreements below compare (each read with its default, so always present). */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { productionEnv } from '../../test/support/test-config';
 import {
   ConfigError,
@@ -266,7 +267,7 @@ describe(parseConfig.name, () => {
 
   it('reads a rotated key ring (the first seals) and the session lifetimes, with their defaults', () => {
     const ring = ['new', 'old']
-      .map((id, i) => `${id}:${Buffer.alloc(32, i + 1).toString('base64')}`)
+      .map((id) => `${id}:${randomBytes(32).toString('base64')}`)
       .join(',');
     const config = parseConfig({ ...productionEnv(), TOKEN_ENCRYPTION_KEYS: ring });
     expect(config.tokenKeys.map((k) => k.id)).toEqual(['new', 'old']);
@@ -509,5 +510,164 @@ describe(`${parseConfig.name} through ENV_VARS`, () => {
     };
     expect(problemsOf(longer)).toEqual(['IDP_ACCESS_TOKEN_TTL_SECONDS']);
     expect(problemsOf({ ...productionEnv(), ...longer })).toEqual([]);
+  });
+});
+
+/**
+ * Issue 50 item 10: qa and prod refuse secrets a person typed, keys with next to no bytes in them,
+ * and one secret used for two purposes, naming each; more trusted proxies than the deployments
+ * document is a warning. The rules: src/config/config-rules.ts, secret-strength.ts.
+ */
+describe('weak and shared secrets in qa and prod (issue 50 item 10)', () => {
+  const prod = productionEnv();
+  const clients = JSON.parse(prod.BRAND_CLIENTS ?? '{}') as Record<string, object>;
+  const withBrandSecret = (brand: string, clientSecret: string) =>
+    JSON.stringify({ ...clients, [brand]: { clientId: `0oa-${brand}`, clientSecret } });
+  const keyOf = (bytes: Buffer) => `prod-1:${bytes.toString('base64')}`;
+  /** A session secret of 32 characters, so that its bytes can be a token key too. */
+  const secret32 = randomBytes(24).toString('base64');
+
+  it.each<[string, RawEnv, string[]]>([
+    [
+      'a session secret of one character repeated',
+      { SESSION_SECRET: 's'.repeat(40) },
+      ['SESSION_SECRET'],
+    ],
+    [
+      'a session secret of four characters in turn',
+      { SESSION_SECRET: 'abcd'.repeat(10) },
+      ['SESSION_SECRET'],
+    ],
+    [
+      'a session secret that is mostly one character',
+      { SESSION_SECRET: `${'a'.repeat(40)}Zq9!` },
+      ['SESSION_SECRET'],
+    ],
+    [
+      'a client secret of one character repeated',
+      { IDP_CLIENT_SECRET: 'c'.repeat(40) },
+      ['IDP_CLIENT_SECRET'],
+    ],
+    [
+      'a brand secret padded with x',
+      { BRAND_CLIENTS: withBrandSecret('pcgs', `pcgs-${'x'.repeat(36)}`) },
+      ['BRAND_CLIENTS.pcgs.clientSecret'],
+    ],
+    [
+      'an all-zero token key',
+      { TOKEN_ENCRYPTION_KEYS: keyOf(Buffer.alloc(32)) },
+      ['TOKEN_ENCRYPTION_KEYS.prod-1'],
+    ],
+    [
+      'a token key of one byte repeated',
+      { TOKEN_ENCRYPTION_KEYS: keyOf(Buffer.alloc(32, 7)) },
+      ['TOKEN_ENCRYPTION_KEYS.prod-1'],
+    ],
+    [
+      'a token key of eight bytes repeated',
+      { TOKEN_ENCRYPTION_KEYS: keyOf(Buffer.concat(Array(4).fill(randomBytes(8)) as Buffer[])) },
+      ['TOKEN_ENCRYPTION_KEYS.prod-1'],
+    ],
+    [
+      'an old key of zero bytes behind a good one',
+      {
+        TOKEN_ENCRYPTION_KEYS: `new:${randomBytes(32).toString('base64')},old:${Buffer.alloc(32).toString('base64')}`,
+      },
+      ['TOKEN_ENCRYPTION_KEYS.old'],
+    ],
+    [
+      'the session secret as the client secret',
+      { IDP_CLIENT_SECRET: prod.SESSION_SECRET ?? '' },
+      ['IDP_CLIENT_SECRET'],
+    ],
+    [
+      'a token key whose base64 is the session secret',
+      (() => {
+        const key = randomBytes(32);
+        return { SESSION_SECRET: key.toString('base64'), TOKEN_ENCRYPTION_KEYS: keyOf(key) };
+      })(),
+      ['TOKEN_ENCRYPTION_KEYS.prod-1'],
+    ],
+    [
+      'a token key that is the session secret’s own bytes',
+      { SESSION_SECRET: secret32, TOKEN_ENCRYPTION_KEYS: keyOf(Buffer.from(secret32, 'utf8')) },
+      ['TOKEN_ENCRYPTION_KEYS.prod-1'],
+    ],
+    [
+      'a token key as the client secret',
+      { IDP_CLIENT_SECRET: (prod.TOKEN_ENCRYPTION_KEYS ?? '').split(':')[1] ?? '' },
+      ['IDP_CLIENT_SECRET'],
+    ],
+    [
+      'the client secret as a brand’s',
+      { BRAND_CLIENTS: withBrandSecret('pcgs', prod.IDP_CLIENT_SECRET ?? '') },
+      ['BRAND_CLIENTS.pcgs.clientSecret'],
+    ],
+    [
+      'the session secret as a brand’s',
+      { BRAND_CLIENTS: withBrandSecret('psa', prod.SESSION_SECRET ?? '') },
+      ['BRAND_CLIENTS.psa.clientSecret'],
+    ],
+    [
+      'all of them at once, each named',
+      {
+        SESSION_SECRET: 's'.repeat(40),
+        TOKEN_ENCRYPTION_KEYS: keyOf(Buffer.alloc(32)),
+        IDP_CLIENT_SECRET: 'c'.repeat(40),
+        BRAND_CLIENTS: withBrandSecret('pcgs', 'x'.repeat(40)),
+      },
+      [
+        'SESSION_SECRET',
+        'TOKEN_ENCRYPTION_KEYS.prod-1',
+        'IDP_CLIENT_SECRET',
+        'BRAND_CLIENTS.pcgs.clientSecret',
+      ],
+    ],
+  ])('prod refuses %s', (_name, change, keys) => {
+    expect(problemsOf({ ...prod, ...change })).toEqual(keys);
+    expect(problemsOf({ ...productionEnv('qa'), ...change })).toEqual(keys);
+    // A rule of qa and prod: dev takes the same values.
+    expect(problemsOf({ ...prod, ...change, APP_ENV: 'dev', IDP_MODE: '' })).toEqual([]);
+  });
+
+  it.each<[string, RawEnv]>([
+    ['hex (openssl rand -hex 16)', { SESSION_SECRET: randomBytes(16).toString('hex') }],
+    ['base64 (openssl rand -base64 32)', { SESSION_SECRET: randomBytes(32).toString('base64') }],
+    ['an Okta client secret', { IDP_CLIENT_SECRET: randomBytes(30).toString('base64url') }],
+    ['a passphrase', { SESSION_SECRET: 'correct horse battery staple, mauve ledger' }],
+    ['a random token key', { TOKEN_ENCRYPTION_KEYS: keyOf(randomBytes(32)) }],
+  ])('prod takes a random value: %s', (_name, change) => {
+    expect(problemsOf({ ...prod, ...change })).toEqual([]);
+  });
+
+  it('says why, in the message that stops the start', () => {
+    expect(() =>
+      parseConfig({
+        ...prod,
+        TOKEN_ENCRYPTION_KEYS: keyOf(Buffer.alloc(32)),
+        IDP_CLIENT_SECRET: prod.SESSION_SECRET,
+        BRAND_CLIENTS: withBrandSecret('pcgs', 'x'.repeat(40)),
+      }),
+    ).toThrow(
+      [
+        'Invalid configuration (3 problems):',
+        '  - TOKEN_ENCRYPTION_KEYS.prod-1: holds 1 different byte value(s) of 32 (all zero, or a byte or short pattern repeated); prod needs at least 16 (generate it: openssl rand -base64 32)',
+        '  - IDP_CLIENT_SECRET: must not be the secret of SESSION_SECRET too in prod: one purpose each',
+        '  - BRAND_CLIENTS.pcgs.clientSecret: has too little variety for prod: 0.00 bits of entropy a character, at least 2.5 (use a random value, e.g. openssl rand -base64 32)',
+      ].join('\n'),
+    );
+  });
+
+  it.each([
+    ['0', false],
+    ['1', false],
+    ['2', true],
+    ['10', true],
+  ])('TRUST_PROXY=%s: a warning at start: %s, never a refusal', (hops, warned) => {
+    const config = parseConfig({ ...prod, TRUST_PROXY: hops });
+    expect(config.warnings.filter((w) => w.key === 'TRUST_PROXY').length).toBe(warned ? 1 : 0);
+    expect(
+      parseConfig({ ...prod, TRUST_PROXY: hops, APP_ENV: 'dev', IDP_MODE: '' }).warnings,
+    ).toEqual([]);
   });
 });

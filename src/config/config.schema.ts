@@ -2,7 +2,14 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import type { AppConfig, SessionStoreConfig } from './app-config';
 import { ConfigProblem, buildBrandDirectory } from './brand-directory';
-import { AGREEMENTS, GIVEN_RULES, UNSET_RULES, isUnsetRule } from './config-rules';
+import {
+  AGREEMENTS,
+  GIVEN_RULES,
+  UNSET_RULES,
+  WARNING_RULES,
+  isUnsetRule,
+  isWarningRule,
+} from './config-rules';
 import { ENABLED_FEATURES_KEY, parseEnabledFeatures } from './enabled-features';
 import { ENV_VARS, EnvVar, ParsedVarName, ValueOf, schemaOf } from './env-vars';
 import { parseRedisStore } from './redis-store-config';
@@ -47,7 +54,7 @@ function describe(error: z.ZodError): string {
  * the schema refuses is a problem, and the default stands in for it so that the rest can still be
  * judged. A default that does not parse only ever refers to a variable already reported.
  */
-function readerOf(raw: RawEnv, env: AppEnv, problems: ConfigProblem[]) {
+function readerOf(raw: RawEnv, env: AppEnv, problems: ConfigProblem[], warnings: ConfigProblem[]) {
   const values: Partial<Record<ParsedVarName, unknown>> = {};
   const strict = !isDeveloperEnv(env);
 
@@ -88,17 +95,18 @@ function readerOf(raw: RawEnv, env: AppEnv, problems: ConfigProblem[]) {
       const parsed = schema.safeParse(text);
       if (!parsed.success) problems.push({ key: name, message: describe(parsed.error) });
       if (strict) {
+        const given = {
+          env,
+          name,
+          text,
+          value: parsed.success ? parsed.data : undefined,
+          published: entry.defaults.local,
+          values,
+        };
         for (const rule of entry.qaProd) {
           if (isUnsetRule(rule) || rule === 'https') continue;
-          problems.push(
-            ...GIVEN_RULES[rule]({
-              env,
-              name,
-              text,
-              value: parsed.success ? parsed.data : undefined,
-              published: entry.defaults.local,
-            }),
-          );
+          if (isWarningRule(rule)) warnings.push(...WARNING_RULES[rule](given));
+          else problems.push(...GIVEN_RULES[rule](given));
         }
       }
       value = parsed.success ? parsed.data : fallback();
@@ -130,7 +138,7 @@ export function parseConfig(raw: RawEnv): AppConfig {
   const envResult = ENV_VARS.APP_ENV.schema.safeParse(raw.APP_ENV ?? 'local');
   if (!envResult.success) problems.push({ key: 'APP_ENV', message: describe(envResult.error) });
   const env: AppEnv = envResult.success ? envResult.data : 'prod'; // judge the rest by the strictest rules
-  const { read, get } = readerOf(raw, env, problems);
+  const { read, get } = readerOf(raw, env, problems, warnings);
 
   const port = get('PORT');
   const host = get('HOST');

@@ -44,6 +44,12 @@ export function developerBrandClients(): Partial<Record<Brand, ClientCredentials
 }
 
 export const MIN_SECRET_LENGTH = 32;
+/**
+ * The proxies in front of the service in the documented deployments (deploy/compose.yaml and
+ * deploy/kubernetes: the balancer or the ingress, which terminates TLS). A larger TRUST_PROXY is
+ * warned about in qa and prod (issue 50 item 10).
+ */
+export const DOCUMENTED_PROXY_HOPS = 1;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 // ---------------------------------------------------------------------------------------------------
@@ -219,8 +225,29 @@ export type QaProdRule =
   | 'https'
   /** At least MIN_SECRET_LENGTH characters, and never the published developer value. */
   | 'secret'
+  /**
+   * Issue 50 item 10: a secret (each brand's client secret too) whose characters carry fewer than
+   * MIN_SECRET_BITS_PER_CHARACTER bits of Shannon entropy each is refused (secret-strength.ts).
+   */
+  | 'varied'
   /** The key ring may not hold the published developer key. */
   | 'no-developer-key'
+  /**
+   * Issue 50 item 10: no token key may hold fewer than MIN_KEY_DISTINCT_BYTES different byte values
+   * (all zero, one byte repeated, a short pattern repeated).
+   */
+  | 'varied-keys'
+  /**
+   * Issue 50 item 10: one secret, one purpose. SESSION_SECRET, the token keys, IDP_CLIENT_SECRET and
+   * each brand's client secret are compared (as text and as the bytes a base64 text stands for); a
+   * secret that is also one read before it is refused, named by the later one.
+   */
+  | 'single-purpose'
+  /**
+   * Issue 50 item 10, a warning and not a refusal: more trusted proxies than the deployment documents
+   * (DOCUMENTED_PROXY_HOPS) let a client's own X-Forwarded-For entries choose its address.
+   */
+  | 'documented-hops'
   /** No brand client may carry a published developer secret. */
   | 'no-developer-brand-secret'
   /**
@@ -296,7 +323,7 @@ export const ENV_VARS = {
   TRUST_PROXY: {
     schema: int(0, 10),
     defaults: developer('0'),
-    qaProd: ['required'],
+    qaProd: ['required', 'documented-hops'],
     readme: README,
   },
   DATA_DIR: {
@@ -356,13 +383,13 @@ export const ENV_VARS = {
   SESSION_SECRET: {
     schema: z.string(),
     defaults: developer(DEVELOPER_SECRETS.SESSION_SECRET),
-    qaProd: ['required', 'secret'],
+    qaProd: ['required', 'secret', 'varied'],
     readme: README,
   },
   TOKEN_ENCRYPTION_KEYS: {
     schema: tokenKeyRing,
     defaults: developer(DEVELOPER_TOKEN_KEY),
-    qaProd: ['required', 'no-developer-key'],
+    qaProd: ['required', 'no-developer-key', 'varied-keys', 'single-purpose'],
     readme: README,
   },
   SESSION_IDLE_TIMEOUT_SECONDS: {
@@ -402,7 +429,7 @@ export const ENV_VARS = {
       ...developer(DEVELOPER_SECRETS.IDP_CLIENT_SECRET),
       embedded: DEVELOPER_SECRETS.IDP_CLIENT_SECRET,
     },
-    qaProd: ['required', 'secret'],
+    qaProd: ['required', 'secret', 'varied', 'single-purpose'],
     readme: README,
   },
   // Issue 31 item 1: a custom authorization server names its own audience (an absolute URI or a
@@ -449,7 +476,13 @@ export const ENV_VARS = {
         'must be a JSON object keyed by brand code',
       ),
     defaults: { embedded: JSON.stringify(developerBrandClients()) },
-    qaProd: ['required', 'every-redirect-brand', 'no-developer-brand-secret'],
+    qaProd: [
+      'required',
+      'every-redirect-brand',
+      'no-developer-brand-secret',
+      'varied',
+      'single-purpose',
+    ],
     readme: README,
   },
   // Issue 7: brands that want back-channel logout (OIDC Back-Channel Logout 1.0) name their endpoint.

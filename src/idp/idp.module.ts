@@ -1,10 +1,17 @@
-import { DynamicModule, Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import {
+  DynamicModule,
+  Inject,
+  Logger,
+  Module,
+  OnApplicationShutdown,
+  OnModuleInit,
+} from '@nestjs/common';
 import Database from 'better-sqlite3';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AppLogger } from '../logging/app-logger';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import type { SessionStore } from '../store/session-store';
+import { describeChanges, privateDatabase } from '../store/private-files';
 import { AccountStore } from './accounts/account-store';
 import { CodeLimits } from './accounts/code-limits';
 import { FactorStore } from './accounts/factor-store';
@@ -33,8 +40,14 @@ export const IDP_DATABASE = Symbol('IDP_DATABASE');
  * (idp-state-store.ts: Redis when several instances run).
  */
 function openDatabase(config: AppConfig): Database.Database {
-  fs.mkdirSync(config.dataDir, { recursive: true });
-  const db = new Database(path.join(config.dataDir, 'idp.sqlite'));
+  const file = path.join(config.dataDir, 'idp.sqlite');
+  // Issue 50 item 8: accounts and their factors are nobody else's to read (0700 folder, 0600 files).
+  const changes = privateDatabase(file);
+  if (changes.length > 0)
+    new Logger(IdpModule.name).warn(
+      `the IdP's database: made private (issue 50 item 8): ${describeChanges(changes)}`,
+    );
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');

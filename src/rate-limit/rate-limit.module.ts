@@ -4,6 +4,7 @@ import type { Request } from 'express';
 import { APP_CONFIG, AppConfig, RateLimit } from '../config/app-config';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
+import { rateLimitAddress } from './client-address';
 import { RateLimitGroup, rateLimitGroup } from './rate-limited-routes';
 import { StoreThrottlerStorage } from './store-throttler-storage';
 
@@ -15,9 +16,13 @@ const window = (limit: RateLimit) => ({
   ttl: limit.windowSeconds * 1000,
   blockDuration: limit.windowSeconds * 1000,
 });
-/** The client address as Express sees it, honouring TRUST_PROXY. */
-const byAddress = (req: Record<string, unknown>) =>
-  Promise.resolve(typeof req.ip === 'string' ? req.ip : 'unknown');
+/**
+ * The client address as Express sees it, honouring TRUST_PROXY, counted as rateLimitAddress says
+ * (issue 50 item 5: an IPv6 client by its /64, an IPv4-mapped address as the IPv4 one).
+ */
+const addressOf = (req: Record<string, unknown>) =>
+  rateLimitAddress(typeof req.ip === 'string' ? req.ip : undefined);
+const byAddress = (req: Record<string, unknown>) => Promise.resolve(addressOf(req));
 /**
  * Issue 4 item 10: also per session, so one session cannot use many addresses to go faster. The
  * session cookie comes from the request's one reading of its cookies (ResponseCookies.read), which
@@ -25,8 +30,7 @@ const byAddress = (req: Record<string, unknown>) =>
  */
 const bySession = (cookies: ResponseCookies) => (req: Record<string, unknown>) =>
   Promise.resolve(
-    cookies.read(req as unknown as Request).sessionId ??
-      `no-session:${typeof req.ip === 'string' ? req.ip : ''}`,
+    cookies.read(req as unknown as Request).sessionId ?? `no-session:${addressOf(req)}`,
   );
 
 /**

@@ -154,12 +154,12 @@ export class InstrumentedSessionStore implements SessionStore {
     );
   }
 
-  increment(key: string, windowSeconds: number): Promise<number> {
+  increment(key: string, windowSeconds: number, by = 1): Promise<number> {
     return this.timed(
       'increment',
       key,
       performance.now(),
-      this.inner.increment(key, windowSeconds),
+      this.inner.increment(key, windowSeconds, by),
     );
   }
 

@@ -14,6 +14,7 @@ import { SentinelFailoverWatch } from './sentinel-failover-watch';
 import {
   SessionStore,
   StoreWrite,
+  assertValidIncrement,
   assertValidKey,
   assertValidMember,
   assertValidTtl,
@@ -43,10 +44,11 @@ const UNREACHABLE_STATES: ReadonlySet<string> = new Set(['reconnecting', 'close'
 /** Compare-and-delete in one step (a GET then a DEL could delete a lock another instance took). */
 const DELETE_IF_EQUALS_SCRIPT = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
-/** INCR, and start the window on the first increment, atomically. */
+/** INCRBY, and start the window on the first increment, atomically. */
 const INCREMENT_SCRIPT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+local by = tonumber(ARGV[2] or '1')
+local n = redis.call('INCRBY', KEYS[1], by)
+if n == by then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return n`;
 
 /** SADD, and keep the set at least ARGV[2] seconds more, atomically. */
@@ -219,10 +221,11 @@ export class RedisSessionStore implements SessionStore {
     await this.call(() => this.client.del(k));
   }
 
-  async increment(key: string, windowSeconds: number): Promise<number> {
+  async increment(key: string, windowSeconds: number, by = 1): Promise<number> {
     assertValidTtl(windowSeconds);
+    assertValidIncrement(by);
     const k = this.k(key);
-    return Number(await this.call(() => this.script(INCREMENT_SCRIPT, k, windowSeconds)));
+    return Number(await this.call(() => this.script(INCREMENT_SCRIPT, k, windowSeconds, by)));
   }
 
   async addMember(key: string, member: string, ttlSeconds: number): Promise<void> {

@@ -116,6 +116,18 @@ export function describeSessionStoreContract(
       expect(await store.increment(k, 1)).toBe(1);
     });
 
+    it('increment counts by more than one, and refuses a count that is not one', async () => {
+      const k = key('count-by');
+      expect(await store.increment(k, 1, 3)).toBe(3);
+      expect(await store.increment(k, 1)).toBe(4);
+      expect(await store.increment(k, 1, 5)).toBe(9);
+      for (const by of [0, -1, 1.5])
+        await expect(store.increment(k, 1, by)).rejects.toThrow(RangeError);
+      // A window opened by a larger first step still ends on time.
+      await advance(1.2);
+      expect(await store.increment(k, 1, 2)).toBe(2);
+    });
+
     it('keeps sets: add, remove, list, and delete the whole set', async () => {
       const k = key('set');
       expect(await store.members(k)).toEqual([]);

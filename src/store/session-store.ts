@@ -27,8 +27,11 @@ export interface SessionStore {
    * (issue 15 item 10). True when this call deleted it.
    */
   deleteIfEquals(key: string, value: string): Promise<boolean>;
-  /** Adds one to a counter whose window starts at its first increment; returns the new count. */
-  increment(key: string, windowSeconds: number): Promise<number>;
+  /**
+   * Adds `by` (a positive integer, one by default) to a counter whose window starts at its first
+   * increment; returns the new count.
+   */
+  increment(key: string, windowSeconds: number, by?: number): Promise<number>;
   /**
    * Sets of strings (e.g. the sessions of one collector): adds a member and keeps the set for at
    * least ttlSeconds more. `delete(key)` removes the whole set.
@@ -107,6 +110,13 @@ export const MAX_KEY_LENGTH = 512;
 export function assertValidKey(key: string): void {
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
     throw new RangeError(`store key must be 1-${MAX_KEY_LENGTH} characters`);
+  }
+}
+
+/** What a counter may be incremented by at once. */
+export function assertValidIncrement(by: number): void {
+  if (!Number.isSafeInteger(by) || by <= 0) {
+    throw new RangeError('an increment must be a positive integer');
   }
 }
 

@@ -1,19 +1,19 @@
 import { Logger } from '@nestjs/common';
 import Database from 'better-sqlite3';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { AppError } from '../errors/app-error';
 import { errorSummary } from '../errors/error-summary';
 import {
   SessionStore,
   SetOptions,
   StoreWrite,
+  assertValidIncrement,
   assertValidKey,
   assertValidMember,
   assertValidTtl,
   assertValidWrites,
 } from './session-store';
 import { WalCheckpointer } from './wal-checkpointer';
+import { describeChanges, privateDatabase } from './private-files';
 
 /** How often expired rows are swept; reads ignore expired rows regardless. */
 const PURGE_INTERVAL_MS = 60_000;
@@ -108,7 +108,10 @@ export class SqliteSessionStore implements SessionStore {
     private readonly label = 'session store',
     checkpointInWorker = true,
   ) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // Issue 50 item 8: sessions are nobody else's to read (the folder 0700, the files 0600).
+    const changes = privateDatabase(file);
+    if (changes.length > 0)
+      this.logger.warn(`${label}: made private (issue 50 item 8): ${describeChanges(changes)}`);
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -341,9 +344,10 @@ export class SqliteSessionStore implements SessionStore {
     this.counters.delete(key);
   }
 
-  increment(key: string, windowSeconds: number): Promise<number> {
+  increment(key: string, windowSeconds: number, by = 1): Promise<number> {
     return this.run(() => {
       assertValidKey(key);
+      assertValidIncrement(by);
       const now = this.now();
       let counter = this.counters.get(key);
       if (!counter || counter.expiresAt <= now) {
@@ -354,7 +358,7 @@ export class SqliteSessionStore implements SessionStore {
           : { count: 0, expiresAt: this.expiry(windowSeconds), dirty: false };
         this.counters.set(key, counter);
       }
-      counter.count += 1;
+      counter.count += by;
       counter.dirty = true;
       return counter.count;
     });

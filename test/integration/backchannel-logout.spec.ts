@@ -8,7 +8,7 @@ import {
   type JSONWebKeySet,
   type JWK,
 } from 'jose';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -22,6 +22,7 @@ import {
   jarCookie,
   locationOf,
   signInVia,
+  sqliteStoreRow,
   throughBrandGrant,
   signOutFromThisSite,
 } from '../support/signin-journey';
@@ -229,7 +230,10 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
     expect(collection.status).toBe(302);
   }, 60_000);
 
-  /** A logout token as the IdP signs them (its current key, the first it publishes). */
+  /**
+   * A logout token as the IdP signs them (its current key, the first it publishes): issued now and
+   * valid for two minutes unless `claims` says otherwise (`exp: undefined` leaves it out).
+   */
   async function idpLogoutToken(
     claims: Record<string, unknown>,
     /** null: no typ header at all. */
@@ -239,17 +243,24 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
     const row = { kid: jwk?.kid ?? '' };
     const key = await importJWK(jwk as JWK, 'RS256');
     const now = Math.floor(Date.now() / 1000);
-    return new SignJWT({
-      events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
-      jti: randomUUID(),
-      ...claims,
-    })
+    const payload = Object.fromEntries(
+      Object.entries({
+        events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
+        jti: randomUUID(),
+        iat: now,
+        exp: now + 120,
+        ...claims,
+      }).filter(([, value]) => value !== undefined),
+    );
+    return new SignJWT(payload)
       .setProtectedHeader({ alg: 'RS256', kid: row.kid, ...(typ ? { typ } : {}) })
       .setIssuer(t.config.idp.issuer)
       .setAudience(t.config.idp.clientId)
-      .setIssuedAt(now)
       .sign(key);
   }
+
+  const postLogoutToken = (token: string) =>
+    request(t.url).post('/backchannel-logout').type('form').send({ logout_token: token });
 
   it('accepts an IdP logout token once: the same jti again is refused and changes nothing', async () => {
     const first = await signedIn();
@@ -283,6 +294,59 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
       .expect(400);
     expect(res.body.error_description).toMatch(says);
   });
+
+  // Issue 50 item 9 (Back-Channel Logout 1.0 §2.4: exp REQUIRED, iat the time of issue): a token
+  // without an expiry, or dated ahead so that it outlives the memory of its jti, ends nothing.
+  it.each([
+    ['no exp', { exp: undefined }, /no exp/],
+    ['an iat a day ahead', { iat: Math.floor(Date.now() / 1000) + 86_400 }, /in the future/],
+    [
+      'an iat and exp a day ahead',
+      {
+        iat: Math.floor(Date.now() / 1000) + 86_400,
+        exp: Math.floor(Date.now() / 1000) + 86_520,
+      },
+      /in the future/,
+    ],
+  ])(
+    'refuses an IdP-signed logout token with %s, and ends nothing',
+    async (_label, claims, says) => {
+      const victim = await signedIn();
+      const res = await postLogoutToken(
+        await idpLogoutToken({ sub: victim.record.sub, ...claims }),
+      ).expect(400);
+      expect(res.body).toMatchObject({ error: 'invalid_request' });
+      expect(res.body.error_description).toMatch(says);
+      expect(await t.app.get(Sessions).get(victim.sessionId)).toBeDefined();
+    },
+    60_000,
+  );
+
+  it('accepts an iat within the clock skew, and remembers the jti until its exp (issue 50 item 9)', async () => {
+    const victim = await signedIn();
+    const now = Math.floor(Date.now() / 1000);
+    const jti = `skew-${randomUUID()}`;
+    const token = await idpLogoutToken({
+      sub: victim.record.sub,
+      jti,
+      iat: now + 30,
+      exp: now + 90,
+    });
+    await postLogoutToken(token).expect(200);
+    expect(await t.app.get(Sessions).get(victim.sessionId)).toBeUndefined();
+    expect((await postLogoutToken(token).expect(400)).body.error_description).toMatch(
+      /already used/,
+    );
+    // The jti is kept as long as the token could be accepted: its exp plus the skew, not longer.
+    const key = `backchannel-jti:${createHash('sha256')
+      .update(`${t.config.idp.issuer} ${jti}`)
+      .digest('base64url')}`;
+    const kept = sqliteStoreRow(t, key);
+    expect(kept).toBeDefined();
+    const until = (kept?.expiresAt ?? 0) / 1000;
+    expect(until).toBeGreaterThanOrEqual(now + 90 + 60 - 2);
+    expect(until).toBeLessThanOrEqual(now + 90 + 60 + 2);
+  }, 60_000);
 
   // Issue 15 item 1 (Back-Channel Logout 1.0 §2.4, RFC 8725 §3.11): an IdP-signed token of another
   // type, with every logout claim right, ends no session.

@@ -1,4 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
 import * as http from 'node:http';
 import request from 'supertest';
 import {
@@ -206,9 +207,10 @@ describe('foundation over HTTP', () => {
 
 describe('stack traces', () => {
   it.each(['dev', 'qa', 'prod'])('are never in a response in %s', async (appEnv) => {
-    const t = await startTestApp({ APP_ENV: appEnv, SESSION_SECRET: 'x'.repeat(40) }, [
-      FailingController,
-    ]);
+    const t = await startTestApp(
+      { APP_ENV: appEnv, SESSION_SECRET: randomBytes(30).toString('base64') },
+      [FailingController],
+    );
     try {
       const res = await request(t.url).get('/__test/crash').expect(500);
       expect(res.body.stack).toBeUndefined();

@@ -247,6 +247,28 @@ describe('start-up (npm start)', () => {
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   }, 20_000);
 
+  // Issue 50 item 10: secrets a person typed, a key of zero bytes and one secret for two purposes.
+  it('stops in prod on weak or shared secrets, naming each', async () => {
+    const env = productionEnv();
+    const svc = startService({
+      ...env,
+      SESSION_SECRET: 's'.repeat(40),
+      TOKEN_ENCRYPTION_KEYS: `prod-1:${Buffer.alloc(32).toString('base64')}`,
+      BRAND_CLIENTS: JSON.stringify({
+        ...(JSON.parse(env.BRAND_CLIENTS ?? '{}') as object),
+        pcgs: { clientId: '0oa-pcgs', clientSecret: env.IDP_CLIENT_SECRET },
+      }),
+    });
+    expect(await svc.exit).toBe(1);
+    expect(svc.output()).toContain('Invalid configuration (3 problems)');
+    for (const key of [
+      'SESSION_SECRET: has too little variety',
+      'TOKEN_ENCRYPTION_KEYS.prod-1: holds 1 different byte value(s) of 32',
+      'BRAND_CLIENTS.pcgs.clientSecret: must not be the secret of IDP_CLIENT_SECRET',
+    ])
+      expect(svc.output()).toContain(`- ${key}`);
+  }, 20_000);
+
   it('stops in prod when one secret is missing, naming only it', async () => {
     const env = productionEnv();
     delete (env as Record<string, string | undefined>).SESSION_SECRET;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { REDIRECT_BRANDS } from '../../src/shared/brand';
 import { Browser, BrowserResponse } from './browser';
 import { freePort } from './free-port';
@@ -8,11 +9,21 @@ import { throughBrandGrant } from './signin-journey';
 import { productionEnv } from './test-config';
 import { TlsFront, startTlsFront, trustingFetch } from './tls-front';
 
+/**
+ * A made-up client secret that qa accepts (issue 50 item 10: random-looking, no two alike): 43
+ * characters of base64url from the client's name, the same in every run.
+ */
+const madeUpSecret = (clientId: string): string =>
+  createHash('sha256').update(`okta-stack client secret ${clientId}`).digest('base64url');
+
 /** This service's client at the Okta-shaped IdP, and a brand client (pcgs) for the code redirect. */
-export const SERVICE_CLIENT = { clientId: '0oa-signon-qa', clientSecret: 'q'.repeat(40) };
-export const PCGS_CLIENT = { clientId: '0oa-pcgs-qa', clientSecret: 'p'.repeat(40) };
+export const SERVICE_CLIENT = { clientId: '0oa-signon-qa', clientSecret: madeUpSecret('signon') };
+export const PCGS_CLIENT = { clientId: '0oa-pcgs-qa', clientSecret: madeUpSecret('pcgs') };
 /** A mobile app's client: it exchanges handoff codes at this service. */
-export const PSAMOBILE_CLIENT = { clientId: '0oa-psamobile-qa', clientSecret: 'm'.repeat(40) };
+export const PSAMOBILE_CLIENT = {
+  clientId: '0oa-psamobile-qa',
+  clientSecret: madeUpSecret('psamobile'),
+};
 /**
  * Every redirect brand's own client at the org (issue 49 item 3: a brand's tokens are issued to it,
  * and qa refuses to start without one per redirect brand), pcgs and psamobile among them.
@@ -21,7 +32,7 @@ export const BRAND_CLIENTS: Readonly<Record<string, { clientId: string; clientSe
   ...Object.fromEntries(
     REDIRECT_BRANDS.map((brand) => [
       brand,
-      { clientId: `0oa-${brand}-qa`, clientSecret: `${brand}-secret-`.padEnd(40, 'b') },
+      { clientId: `0oa-${brand}-qa`, clientSecret: madeUpSecret(brand) },
     ]),
   ),
   pcgs: PCGS_CLIENT,

@@ -6,7 +6,7 @@ import { loginStateBudget } from '../../src/auth/login-state-budget';
 import { MAX_CARRIED_BYTES, MAX_CARRIED_PARAMS } from '../../src/auth/route-queries';
 import { TokenVault } from '../../src/store/token-vault';
 import { Browser } from '../support/browser';
-import { locationOf, signedOutLanding } from '../support/signin-journey';
+import { locationOf, signOutFromThisSite, signedOutLanding } from '../support/signin-journey';
 import { type TestApp, useTestApp } from '../support/test-app';
 
 /**
@@ -49,7 +49,8 @@ describe('a sign-out carries a bounded query', () => {
     // The query parser takes the first 1,000 parameters; the landing's own sit among them.
     const query = `${junk(0, 500)}&b=psa&lang=fr-CA&r=${encodeURIComponent(r)}&${junk(500, 1100)}`;
     const browser = new Browser();
-    const out = await browser.get(`${t.url}/logout/collectorsid?${query}`);
+    // From this service's own page, so that it signs out at once (issue 50 item 4).
+    const out = await signOutFromThisSite(browser, `${t.url}/logout/collectorsid?${query}`);
     expect(out.status).toBe(302);
     const state = locationOf(out).searchParams.get('state') ?? '';
     const [row] = rows(t, `logout:${sha256(state)}`);

@@ -9,8 +9,6 @@ import {
   type JWK,
 } from 'jose';
 import { createHash, randomUUID } from 'node:crypto';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { BACKCHANNEL_LOGOUT_EVENT } from '../../src/backchannel/logout-token';
 import { IDP_STATE_STORE } from '../../src/idp/provider/idp-state-store';
@@ -18,6 +16,7 @@ import { SigningKeys } from '../../src/idp/provider/signing-keys';
 import { SESSION_STORE, type SessionStore } from '../../src/store/session-store';
 import { Sessions } from '../../src/session/sessions';
 import { Browser, BrowserResponse } from '../support/browser';
+import { LogoutEndpoint } from '../support/logout-endpoint';
 import {
   jarCookie,
   locationOf,
@@ -27,33 +26,6 @@ import {
   signOutFromThisSite,
 } from '../support/signin-journey';
 import { TestApp, startTestApp } from '../support/test-app';
-
-/** A brand's back-channel endpoint, played by a small local server: it answers with `statuses` in turn. */
-class BrandEndpoint {
-  readonly tokens: string[] = [];
-  private readonly server: http.Server;
-  constructor(private readonly statuses: number[]) {
-    this.server = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        const token = new URLSearchParams(body).get('logout_token');
-        if (token && req.headers['content-type'] === 'application/x-www-form-urlencoded')
-          this.tokens.push(token);
-        res.statusCode =
-          this.statuses.length > 1 ? (this.statuses.shift() ?? 200) : (this.statuses[0] ?? 200);
-        res.end();
-      });
-    });
-  }
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/backchannel-logout`;
-  }
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 async function until<T>(
   probe: () => T | undefined | Promise<T | undefined>,
@@ -70,11 +42,11 @@ async function until<T>(
 
 describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)', () => {
   let t: TestApp;
-  const psa = new BrandEndpoint([503, 200]);
-  const pcgs = new BrandEndpoint([200]);
-  const refusing = new BrandEndpoint([400]);
+  const psa = new LogoutEndpoint([503, 200]);
+  const pcgs = new LogoutEndpoint([200]);
+  const refusing = new LogoutEndpoint([400]);
   /** A brand that registered an endpoint, but that these collectors never came through. */
-  const bystander = new BrandEndpoint([200]);
+  const bystander = new LogoutEndpoint([200]);
   let jwks: ReturnType<typeof createLocalJWKSet>;
 
   beforeAll(async () => {

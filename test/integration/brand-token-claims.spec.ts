@@ -1,6 +1,4 @@
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import {
   type JWTPayload,
@@ -13,6 +11,7 @@ import {
 } from 'jose';
 import { Sessions } from '../../src/session/sessions';
 import { Browser } from '../support/browser';
+import { LogoutEndpoint } from '../support/logout-endpoint';
 import {
   OKTA_USERS,
   type OktaStack,
@@ -153,27 +152,6 @@ async function userinfoWith(
 
 // ---------------------------------------------------------------------------------------------------
 // The embedded IdP (local and dev).
-
-/** A brand's back-channel logout endpoint (a fake, as in backchannel-logout.spec.ts). */
-class LogoutEndpoint {
-  readonly tokens: string[] = [];
-  private readonly server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      const token = new URLSearchParams(body).get('logout_token');
-      if (token) this.tokens.push(token);
-      res.end();
-    });
-  });
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/backchannel-logout`;
-  }
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 describe('the embedded IdP’s t (local and dev)', () => {
   const psa = new LogoutEndpoint();

@@ -34,7 +34,7 @@ describe(MessagePage.name, () => {
     expect(html).not.toContain('<form');
   });
 
-  it('draws a form posted to this service, with its hidden fields and one submit button (issue 50 item 4)', () => {
+  it('draws a form posted to this service, with its hidden fields and one submit button (a sign-out to confirm)', () => {
     const html = renderToString(
       <MessagePage
         t={t}

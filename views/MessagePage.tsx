@@ -4,8 +4,8 @@ import type { PageFrameData } from './shell/shell-data';
 
 /**
  * The page's one way on: a link, or a form this service's own route takes by POST (a step that
- * changes something, such as a sign-out the collector confirms: issue 50 item 4), with its hidden
- * fields.
+ * changes something, such as a sign-out the collector confirms: docs/security.md, sign-out CSRF),
+ * with its hidden fields.
  */
 export type MessageAction =
   | { readonly href: string; readonly label: string }

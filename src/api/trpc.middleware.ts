@@ -32,7 +32,8 @@ export async function createTrpcContext(
 ): Promise<TrpcContext> {
   const deployment = { secure: deps.publicOrigin.startsWith('https:') };
   const jar = serviceCookies(req.headers.cookie, deployment);
-  // Issue 50 item 6: the browser's own session id, not the first a sibling subdomain planted.
+  // docs/security.md, a shadowed session cookie: the browser's own session id, not the first a
+  // sibling subdomain planted.
   const sessionId = await deps.liveSessions
     .sessionIdOf(sessionIdCandidates(req.headers.cookie, deployment), jar.sessionBinding)
     .catch(rethrowOutage);

@@ -70,8 +70,9 @@ export class AuthController {
     const idpOrigin = new URL(this.config.idp.issuer).origin;
     // Where a consent may come from: the brands' origins, this service's and the IdP's.
     this.consentOrigins = new Set([...this.policy.allowedOrigins, this.ownOrigin, idpOrigin]);
-    // Where a sign-out may come from at once (issue 50 item 4): this service and the brands, the
-    // redirect policy's origins, but not the IdP's (unless it is this service's own, the embedded one).
+    // Where a sign-out may come from at once (docs/security.md, sign-out CSRF): this service and
+    // the brands, the redirect policy's origins, but not the IdP's (unless it is this service's
+    // own, the embedded one).
     this.signoutOrigins = new Set(
       [...this.policy.allowedOrigins, this.ownOrigin].filter(
         (origin) => origin !== idpOrigin || origin === this.ownOrigin,
@@ -196,7 +197,7 @@ export class AuthController {
   /**
    * §4 Sign-out, at once when it comes from this service's pages or a brand's; from anywhere else
    * (another site, a link opened outside the browser, an image) a page that asks first, and nothing
-   * ends until its form comes back (issue 50 item 4, signout-request.ts).
+   * ends until its form comes back (docs/security.md, sign-out CSRF, signout-request.ts).
    */
   @Get(ROUTES.logout)
   async logout(@Query() raw: RawQuery, @Req() req: Request, @Res() res: Response): Promise<void> {
@@ -222,9 +223,10 @@ export class AuthController {
   }
 
   /**
-   * The confirmation page's form (issue 50 item 4): only from this service's own page (Fetch
-   * Metadata, Origin), and only with the token that page carried for this browser; a token that does
-   * not do (expired, used, another browser's) shows the page again rather than signing out.
+   * The confirmation page's form (docs/security.md, sign-out CSRF): only from this service's own
+   * page (Fetch Metadata, Origin), and only with the token that page carried for this browser; a
+   * token that does not do (expired, used, another browser's) shows the page again rather than
+   * signing out.
    */
   @Post(ROUTES.logout)
   async confirmLogout(
@@ -251,7 +253,8 @@ export class AuthController {
   /** What a sign-out was asked with, and the browser's session. */
   private async logoutRequest(raw: RawQuery, req: Request): Promise<SignoutRequest> {
     const { brand, carried, dropped } = parseLogoutQuery(raw);
-    // Issue 50 item 5: a sign-out carries a bounded query; what did not fit is counted, not stored.
+    // docs/security.md, unauthenticated writes: a sign-out carries a bounded query; what did not
+    // fit is counted, not stored.
     if (dropped > 0)
       this.logger.warn(
         { event: 'signout-query-trimmed', brand, dropped, carried: Object.keys(carried).length },
@@ -304,10 +307,10 @@ export class AuthController {
 
   /**
    * The handoff exchange, an OAuth 2.0 token endpoint (docs/signin-service.md "Handing the session to
-   * a brand"): the RFC 6749 §4.1.3 form with client_secret_basic or client_secret_post, and issue 4's
-   * JSON `{code}` with Basic as a documented alias (the rules: readTokenRequest). It reads its own
-   * body (a raw prefix in src/app.factory.ts), so that a body too large or unreadable is answered in
-   * the RFC 6749 §5.2 format like every other refusal.
+   * a brand"): the RFC 6749 §4.1.3 form with client_secret_basic or client_secret_post, and the
+   * older JSON `{code}` with Basic as a documented alias (the rules: readTokenRequest). It reads
+   * its own body (a raw prefix in src/app.factory.ts), so that a body too large or unreadable is
+   * answered in the RFC 6749 §5.2 format like every other refusal.
    */
   @Post(ROUTES.handoffToken)
   async exchange(@Req() req: Request, @Res() res: Response): Promise<void> {
@@ -331,7 +334,8 @@ export class AuthController {
 
   /**
    * The browser's session cookie and its binding. Of several `sessionId` cookies, the one bound to
-   * this browser (issue 50 item 6): the first may be a sibling subdomain's.
+   * this browser (docs/security.md, a shadowed session cookie): the first may be a sibling
+   * subdomain's.
    */
   private async sessionOf(req: Request): Promise<{ sessionId?: string; binding?: string }> {
     const binding = this.cookies.read(req).sessionBinding;

@@ -18,7 +18,7 @@ export type HandoffExchangeResult =
   | ({ readonly ok: false } & TokenError);
 
 /**
- * The server-to-server exchange of a handoff code (issue 4, issue 49 item 6): an OAuth 2.0 token
+ * The server-to-server exchange of a handoff code (RFC 6749 §4.1.3): an OAuth 2.0 token
  * endpoint for the authorization_code grant (RFC 6749 §4.1.3), where the brand's back end
  * authenticates with its client credentials and receives the tokens once. What a request may look
  * like is readTokenRequest's (src/auth/handoff-token-request.ts); this takes the code. `scope` is not

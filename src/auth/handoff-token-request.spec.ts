@@ -101,7 +101,7 @@ const CASES: readonly (readonly [string, TokenRequestInput, Expected])[] = [
     form(`${GRANT}&code=abc`, basic('brand-ccmobile', CLIENTS.ccmobile.clientSecret)),
     { brand: 'ccmobile', code: 'abc' },
   ],
-  // Issue 4's JSON alias: grant_type may be left out.
+  // The JSON alias: grant_type may be left out.
   [
     'JSON {code} with Basic (the alias)',
     json({ code: 'abc' }),

@@ -49,7 +49,7 @@ const PARAMETERS = ['grant_type', 'code', 'redirect_uri', 'client_id', 'client_s
 type Parameter = (typeof PARAMETERS)[number];
 type Parameters = Partial<Record<Parameter, string>>;
 
-/** The encodings of a body: the standard form, and the JSON object of issue 4 kept as an alias. */
+/** The encodings of a body: the standard form, and the older JSON object kept as an alias. */
 type Encoding = 'form' | 'json';
 
 const AUTHORIZATION_MAX_LENGTH = 1024;
@@ -69,7 +69,7 @@ const CLIENT_FAILED = 'client authentication failed';
  * (unsupported_grant_type, or invalid_request for a missing grant_type or code).
  *
  * - The body is `application/x-www-form-urlencoded` in UTF-8 (RFC 6749 §4.1.3, Appendix B) with
- *   `grant_type=authorization_code` and `code`. Issue 4's JSON object (`{"code": "..."}`) stays an
+ *   `grant_type=authorization_code` and `code`. The older JSON object (`{"code": "..."}`) stays an
  *   alias, for the brands that already call it so: there `grant_type` may be left out, and every
  *   parameter given must be a string.
  * - `redirect_uri` is accepted and ignored. RFC 6749 §4.1.3 requires it only when the authorization
@@ -171,7 +171,7 @@ function jsonParameters(
   for (const name of PARAMETERS) {
     if (!Object.hasOwn(value, name)) continue;
     const given = (value as Record<string, unknown>)[name];
-    // Issue 4's rule, kept: a code that is not a string is a missing code (§8's message, below).
+    // The older rule, kept: a code that is not a string is a missing code (§8's message, below).
     if (name === 'code' && typeof given !== 'string') continue;
     if (given === null || given === '') continue;
     if (typeof given !== 'string') return refused('invalid_request', `${name} must be a string`);

@@ -139,7 +139,10 @@ describe(parseSigninQuery.name, () => {
   });
 });
 
-/** Issue 50 item 5: a login state keeps the journey for 10 minutes, for anyone who asks: bounded. */
+/**
+ * docs/security.md, unauthenticated writes: a login state keeps the journey for 10 minutes, for
+ * anyone who asks: bounded.
+ */
 describe('the journey a sign-in keeps', () => {
   const url = (length: number) => {
     const base = 'https://www.psacard.com/orders?q=';

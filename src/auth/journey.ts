@@ -45,8 +45,9 @@ export interface QueryProblem {
 
 const MAX_PARAM_LENGTH = 4096;
 /**
- * Issue 50 item 5: the most a journey may hold as a login state keeps it (its JSON, UTF-8): r, fr and
- * state at the redirect policy's 2,048 characters each still fit. login-state-budget.ts says why.
+ * docs/security.md, unauthenticated writes: the most a journey may hold as a login state keeps it
+ * (its JSON, UTF-8): r, fr and state at the redirect policy's 2,048 characters each still fit.
+ * login-state-budget.ts says why.
  */
 export const MAX_JOURNEY_BYTES = 7168;
 
@@ -165,7 +166,8 @@ export function parseSigninQuery(
     ...(accepted !== undefined ? { acceptedTermsAndConditions: accepted } : {}),
     locale,
   };
-  // Issue 50 item 5: anyone may make a sign-in keep its journey for 10 minutes; it is bounded.
+  // docs/security.md, unauthenticated writes: anyone may make a sign-in keep its journey for 10
+  // minutes; it is bounded.
   const bytes = journeyBytes(journey);
   if (bytes > MAX_JOURNEY_BYTES)
     return {

@@ -16,7 +16,10 @@ const journey = (extra: Partial<JourneyContext> = {}): JourneyContext => ({
   ...extra,
 });
 
-/** Issue 50 item 5: what beginning a login state costs an address, and what an address may spend. */
+/**
+ * docs/security.md, unauthenticated writes: what beginning a login state costs an address, and what
+ * an address may spend.
+ */
 describe('the login-state budget', () => {
   it.each([
     ['a bare sign-in', journey(), 2],

@@ -1,12 +1,12 @@
 import { type JourneyContext, journeyBytes } from './journey';
 
 /**
- * What one client address may make the sign-in routes write in login states (issue 50 item 5). Every
- * login state lives LOGIN_STATE_TTL_SECONDS (10 minutes) whether or not its sign-in ends, and anyone
- * may begin one (`/signin`, the brand code redirect, a landing that sends the browser to the IdP
- * again). Measured before: RATE_LIMIT_SIGNIN alone let one address keep about 1,320 of them, each up
- * to about 30 kB (l and state of control characters, kept escaped at six bytes each, as many as
- * Node's 16 KB request line carries): about 40 MB.
+ * What one client address may make the sign-in routes write in login states (docs/security.md,
+ * unauthenticated writes). Every login state lives LOGIN_STATE_TTL_SECONDS (10 minutes) whether or
+ * not its sign-in ends, and anyone may begin one (`/signin`, the brand code redirect, a landing
+ * that sends the browser to the IdP again). Measured before: RATE_LIMIT_SIGNIN alone let one
+ * address keep about 1,320 of them, each up to about 30 kB (l and state of control characters, kept
+ * escaped at six bytes each, as many as Node's 16 KB request line carries): about 40 MB.
  *
  * Now a journey is at most MAX_JOURNEY_BYTES (journey.ts), and each login state an address begins
  * costs 1 KiB plus its journey's size in KiB, rounded up: a sign-in's usual state (a journey under

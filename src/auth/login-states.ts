@@ -40,7 +40,10 @@ export interface BrandHop {
   readonly clearTokenCookies: boolean;
   /** The sign-in the hop belongs to: its handed-over tokens end with it (issue 32 item 2). */
   readonly family?: string;
-  /** The hash of the browser's session binding: one live grant per brand there (issue 49 item 4). */
+  /**
+   * The hash of the browser's session binding: one live grant per brand there
+   * (docs/brand-contract.md §6).
+   */
   readonly browser?: string;
 }
 
@@ -78,7 +81,10 @@ export interface PreparedLogin {
 @Injectable()
 export class LoginStates {
   private readonly pending: OneTimeStore<PendingLogin>;
-  /** Issue 50 item 5: what one address may spend on login states per lifetime, in KiB. */
+  /**
+   * docs/security.md, unauthenticated writes: what one address may spend on login states per
+   * lifetime, in KiB.
+   */
   private readonly budget: number;
 
   constructor(
@@ -86,9 +92,9 @@ export class LoginStates {
     @Inject(APP_CONFIG) config: AppConfig,
     vault: TokenVault,
   ) {
-    // Issue 50 item 8: a login state holds the PKCE verifier and the nonce, and a brand hop's the raw
-    // id of the session the brand receives (and of the browser's own): sealed like the tokens, so
-    // neither a copy of the store nor the SQLite write-ahead log shows them.
+    // docs/security.md, secrets at rest: a login state holds the PKCE verifier and the nonce, and a
+    // brand hop's the raw id of the session the brand receives (and of the browser's own): sealed
+    // like the tokens, so neither a copy of the store nor the SQLite write-ahead log shows them.
     this.pending = new OneTimeStore<PendingLogin>(store, 'login', LOGIN_STATE_TTL_SECONDS, vault);
     this.budget = loginStateBudget(config.rateLimit.signinPerAddress.limit);
   }
@@ -108,9 +114,10 @@ export class LoginStates {
   }
 
   /**
-   * Issue 50 item 5: counts a login state against the budget of the address that begins it, before
-   * anything is written (login-state-budget.ts); past the budget, TooManyRequests (429) and nothing
-   * stored. begin() does it; a caller of prepare() calls it first.
+   * docs/security.md, unauthenticated writes: counts a login state against the budget of the
+   * address that begins it, before anything is written (login-state-budget.ts); past the budget,
+   * TooManyRequests (429) and nothing stored. begin() does it; a caller of prepare() calls it
+   * first.
    */
   async admit(address: string, journey: JourneyContext): Promise<void> {
     const spent = await this.store.increment(
@@ -131,7 +138,8 @@ export class LoginStates {
    * The caller admits it first (admit).
    */
   prepare(pending: Omit<PendingLogin, 'bindingHash' | 'createdAt'>): PreparedLogin {
-    // Every path that keeps a journey is held to the bound /signin's parser applies (issue 50 item 5).
+    // Every path that keeps a journey is held to the bound /signin's parser applies
+    // (docs/security.md, unauthenticated writes).
     if (journeyBytes(pending.journey) > MAX_JOURNEY_BYTES)
       throw new AppError(
         'BadRequest',

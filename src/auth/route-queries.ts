@@ -14,9 +14,10 @@ type RawQuery = Readonly<Record<string, unknown>>;
 /** Longest query value carried back after sign-out (§4 Sign-out step 5). */
 const MAX_CARRIED_PARAM = 2048;
 /**
- * Issue 50 item 5: what a sign-out carries is kept for the IdP's round trip (10 minutes) by anyone who
- * asks, signed in or not: 1,100 parameters were 18 kB stored a request. At most this many parameters,
- * and this many bytes as stored (the carried query's JSON, UTF-8), are kept.
+ * docs/security.md, unauthenticated writes: what a sign-out carries is kept for the IdP's round
+ * trip (10 minutes) by anyone who asks, signed in or not: 1,100 parameters were 18 kB stored a
+ * request. At most this many parameters, and this many bytes as stored (the carried query's JSON,
+ * UTF-8), are kept.
  */
 export const MAX_CARRIED_PARAMS = 16;
 export const MAX_CARRIED_BYTES = 4096;
@@ -54,7 +55,7 @@ export function parseLogoutQuery(raw: RawQuery): {
  * The query minus `t` (§4 Sign-out step 5): single string values of at most MAX_CARRIED_PARAM
  * characters; r, b, l and lang first, then the rest in the order sent, each kept while the carried
  * query stays within MAX_CARRIED_PARAMS parameters and MAX_CARRIED_BYTES as stored. The rest is
- * dropped, never refused: a sign-out always signs out (issue 50 item 5).
+ * dropped, never refused: a sign-out always signs out (docs/security.md, unauthenticated writes).
  */
 function carriedQuery(raw: RawQuery): { carried: Record<string, string>; dropped: number } {
   const carried: Record<string, string> = {};

@@ -77,7 +77,10 @@ interface Current {
   readonly newBinding: boolean;
   /** The browser's live session this after-login starts from, when it had one. */
   readonly sessionId?: string;
-  /** The client address a login state the after-login begins is counted against (issue 50 item 5). */
+  /**
+   * The client address a login state the after-login begins is counted against (docs/security.md,
+   * unauthenticated writes).
+   */
   readonly address: string;
 }
 
@@ -251,7 +254,8 @@ export class SigninService {
       : undefined;
     const fresh = sessionFrom(pending.journey, tokens, landing.userAgent, facts);
     const binding = randomKey();
-    // Issue 49 item 4: the brands' grants in this browser stay on record across the new sign-in.
+    // docs/brand-contract.md §6: the brands' grants in this browser stay on record across the new
+    // sign-in.
     await this.brandGrants.carryOver(
       landing.sessionBinding ? bindingHashOf(landing.sessionBinding) : undefined,
       bindingHashOf(binding),
@@ -316,10 +320,11 @@ export class SigninService {
           }),
         );
       case 'brand': {
-        // Issue 31 item 4 and issue 49 item 3: a brand never receives the tokens of a session here.
-        // It gets a grant of its own, issued to its own client at the IdP by a silent authorization,
-        // so that it refreshes with its own credentials and neither side's refresh (refresh tokens
-        // rotate) can sign the other out. A session begun from a `t` goes the same way.
+        // docs/okta.md §3 and docs/brand-contract.md §1: a brand never receives the tokens of a
+        // session here. It gets a grant of its own, issued to its own client at the IdP by a silent
+        // authorization, so that it refreshes with its own credentials and neither side's refresh
+        // (refresh tokens rotate) can sign the other out. A session begun from a `t` goes the same
+        // way.
         const credentials = this.config.brandClients[journey.brand];
         if (!credentials)
           throw new AppError(
@@ -404,7 +409,8 @@ export class SigninService {
     credentials: ClientCredentials,
   ): Promise<RedirectOutcome> {
     const { verifier, nonce } = freshAuthorizationChecks();
-    // Counted before the hop's session and state are written (issue 50 item 5).
+    // Counted before the hop's session and state are written (docs/security.md, unauthenticated
+    // writes).
     await this.loginStates.admit(current.address, journey);
     const pendingFor = (sessionId: string | undefined): PreparedLogin =>
       this.loginStates.prepare({
@@ -431,7 +437,8 @@ export class SigninService {
       await this.loginStates.save(pending);
     }
     const { state, binding } = pending;
-    // The brand's own client asks (issue 49 item 3): its app at the IdP lists this landing too.
+    // The brand's own client asks (docs/brand-contract.md §1): its app at the IdP lists this
+    // landing too.
     const url = await this.oidc.authorizationUrl(
       {
         redirectUri: `${this.config.http.publicUrl}${ROUTES.loginLanding}`,
@@ -510,7 +517,7 @@ export class SigninService {
         brand,
         refreshToken: tokens.refreshToken,
       });
-    // Issue 49 item 4: the refresh token this brand received before in this browser goes.
+    // docs/brand-contract.md §6: the refresh token this brand received before in this browser goes.
     await this.brandGrants.received(hop.browser, brand, tokens.refreshToken);
     // Issue 32 item 2: a `t` from this hop signs nobody in once the collector signs out of it.
     await this.handed.handedOver(tokens.accessToken, decodedClaims(tokens.accessToken), hop.family);
@@ -545,8 +552,8 @@ export class SigninService {
     current: Current,
     options: Pick<CreateOptions, 'alongside' | 'handedToBrand'> = {},
   ): Promise<string> {
-    // What the session it starts from handed to brands stays with that session (issue 49 item 5:
-    // each ending tells only the brands it handed something to).
+    // What the session it starts from handed to brands stays with that session
+    // (docs/brand-contract.md §7: each ending tells only the brands it handed something to).
     const { handedOver: _handedOver, handedAs: _handedAs, ...tokens } = current.record.tokens;
     // Issue 32 item 5: one session per brand of a sign-in: a repeated hop replaces the earlier one,
     // which §4 step 5 allows (a fresh id every after-login; nothing asks to keep the old one).

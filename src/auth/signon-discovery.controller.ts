@@ -4,9 +4,9 @@ import { ROUTES } from '../shared/routes';
 import { SignonDiscovery, signonDiscovery } from './signon-discovery';
 
 /**
- * The brand contract's discovery document (issue 49 item 7, docs/openapi.yaml). Public and the same
- * for everyone, like the JWKS beside it: cached for five minutes, never rate limited (a brand's back
- * end may read it at every start).
+ * The brand contract's discovery document (docs/brand-contract.md, docs/openapi.yaml). Public and
+ * the same for everyone, like the JWKS beside it: cached for five minutes, never rate limited (a
+ * brand's back end may read it at every start).
  */
 @Controller()
 export class SignonDiscoveryController {

@@ -61,10 +61,10 @@ export interface BrandContractEntry {
 }
 
 /**
- * `GET /.well-known/collectors-signon` (issue 49 item 7): the machine-readable half of the brand
- * contract, after the OAuth 2.0 Authorization Server Metadata of RFC 8414 (snake_case names, absolute
- * URLs, `issuer`, `jwks_uri`, `token_endpoint_auth_methods_supported`) and the OP metadata of OIDC
- * Back-Channel Logout 1.0 §2.1. Its schema is `SignonDiscovery` in docs/openapi.yaml.
+ * `GET /.well-known/collectors-signon` (docs/brand-contract.md): the machine-readable half of the
+ * brand contract, after the OAuth 2.0 Authorization Server Metadata of RFC 8414 (snake_case names,
+ * absolute URLs, `issuer`, `jwks_uri`, `token_endpoint_auth_methods_supported`) and the OP metadata
+ * of OIDC Back-Channel Logout 1.0 §2.1. Its schema is `SignonDiscovery` in docs/openapi.yaml.
  */
 export interface SignonDiscovery {
   readonly contract_version: string;

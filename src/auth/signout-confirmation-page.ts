@@ -9,9 +9,9 @@ export const CONFIRMATION_FIELD = 'csrf';
 
 /**
  * What GET /logout/collectorsid answers when the sign-out does not evidently come from this service or
- * a brand (issue 50 item 4, signout-request.ts): a page of this service, in the sign-out's language and
- * the brand's frame, that asks before anything ends. Its form posts the same query back to the same
- * route with a token bound to this browser; nothing ends until then.
+ * a brand (docs/security.md, sign-out CSRF, signout-request.ts): a page of this service, in the
+ * sign-out's language and the brand's frame, that asks before anything ends. Its form posts the
+ * same query back to the same route with a token bound to this browser; nothing ends until then.
  */
 export interface SignoutConfirmationPage {
   readonly kind: 'confirm-signout';

@@ -1,11 +1,11 @@
 /**
- * Whether a sign-out may happen at once (issue 50 item 4). GET /logout/collectorsid ends the session
- * here and, with `id_token_hint`, at the IdP: a link, an image or a redirect on any site could do it
- * for a signed-in collector (sign-out CSRF). That is the first step of a chain: `t` acts only on a
- * browser without a session here, so an attacker signs the victim out, then into the attacker's
- * account. So a sign-out goes ahead at once only when it evidently comes from this service or a
- * brand; anything else first shows a page of this service that asks, whose form is posted back with
- * a token bound to the browser (SignoutService.confirm).
+ * Whether a sign-out may happen at once (docs/security.md, sign-out CSRF). GET /logout/collectorsid
+ * ends the session here and, with `id_token_hint`, at the IdP: a link, an image or a redirect on
+ * any site could do it for a signed-in collector (sign-out CSRF). That is the first step of a
+ * chain: `t` acts only on a browser without a session here, so an attacker signs the victim out,
+ * then into the attacker's account. So a sign-out goes ahead at once only when it evidently comes
+ * from this service or a brand; anything else first shows a page of this service that asks, whose
+ * form is posted back with a token bound to the browser (SignoutService.confirm).
  *
  * Evidence, in the order browsers give it (W3C Fetch Metadata; RFC 9110 §10.1.3 Referer):
  * - `Sec-Fetch-Site: same-origin`: a page of this service asked (its own sign-out links, the

@@ -21,7 +21,7 @@ import type { SignoutConfirmationPage } from './signout-confirmation-page';
 /** The IdP's logout round trip must finish within this time. */
 const LOGOUT_STATE_TTL_SECONDS = 600;
 
-/** How long a sign-out confirmation page's form stays good (issue 50 item 4). */
+/** How long a sign-out confirmation page's form stays good (docs/security.md, sign-out CSRF). */
 export const SIGNOUT_CONFIRMATION_TTL_SECONDS = 600;
 
 /**
@@ -87,7 +87,8 @@ export class SignoutService {
     vault: TokenVault,
   ) {
     this.logger.setContext(SignoutService.name);
-    // Issue 50 item 8: the collector's number and the carried query are sealed at rest too.
+    // docs/security.md, secrets at rest: the collector's number and the carried query are sealed at
+    // rest too.
     this.pending = new OneTimeStore<PendingLogout>(
       store,
       'logout',
@@ -102,9 +103,9 @@ export class SignoutService {
   }
 
   /**
-   * Issue 50 item 4: a sign-out that does not evidently come from this service or a brand ends
-   * nothing yet. The collector sees a page of this service that asks; its form carries a token bound
-   * to this browser (its binding cookie) and posts the same query back (`confirm`).
+   * docs/security.md, sign-out CSRF: a sign-out that does not evidently come from this service or a
+   * brand ends nothing yet. The collector sees a page of this service that asks; its form carries a
+   * token bound to this browser (its binding cookie) and posts the same query back (`confirm`).
    */
   async askFirst(request: SignoutRequest): Promise<SignoutConfirmationPage> {
     const token = await this.confirmations.issue(
@@ -154,8 +155,8 @@ export class SignoutService {
     const own = await this.liveSessions.bound(sessionId, binding);
     const record = own ? await this.ending.endById(sessionId, 'signout') : undefined;
     // The rest of this browser's sign-in goes too (the `si` each brand received): the binding cookie
-    // is cleared below, so none of them is usable here any more, and each brand is told (issue 49
-    // item 5).
+    // is cleared below, so none of them is usable here any more, and each brand is told
+    // (docs/brand-contract.md §7).
     if (record) await this.ending.endFamilyOf(record, 'signout');
     this.events.logout(
       brand,

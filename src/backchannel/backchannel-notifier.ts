@@ -37,7 +37,7 @@ export function retryDelayMs(attempt: number, baseMs: number): number {
 }
 
 /**
- * Issue 7: when a session ends, each brand it handed a session or tokens to (issue 49 item 5,
+ * When a session ends, each brand it handed a session or tokens to (docs/brand-contract.md §7,
  * src/session/owed-logouts.ts) gets a signed logout token, if it registered a back-channel logout URL
  * (OIDC Back-Channel Logout 1.0 §2.5: POSTed as `logout_token`), with retries and backoff. Its `aud`
  * is the brand's client id, its `sub` the collector's user id, its `sid` the `si` the brand received
@@ -143,7 +143,8 @@ export class BackchannelNotifier
     jti: string,
   ): Promise<DeliveryOutcome> {
     const uri = this.config.backchannel.uris[brand];
-    // The token's audience is the brand's client id, never anything else (issue 49 item 5).
+    // The token's audience is the brand's client id, never anything else (docs/brand-contract.md
+    // §7).
     const audience = this.config.brandClients[brand]?.clientId;
     if (!uri || !audience) {
       this.logger.warn(

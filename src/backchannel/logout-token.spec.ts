@@ -43,7 +43,8 @@ describe('logout tokens (OIDC Back-Channel Logout 1.0 §2.4, §2.6)', () => {
     ['no jti', { ...good, jti: '' }],
     ['no iat', { ...good, iat: undefined }],
     ['no iat', { ...good, iat: '1800000000' }],
-    // Issue 50 item 9: §2.4 makes exp REQUIRED; an iat ahead of the clock beyond the skew is refused.
+    // OIDC Back-Channel Logout 1.0 §2.4 makes exp REQUIRED; an iat ahead of the clock beyond the
+    // skew is refused.
     ['no exp', { ...good, exp: undefined }],
     ['no exp', { ...good, exp: Number.POSITIVE_INFINITY }],
     ['issued in the future', { ...good, iat: NOW + 61 }],
@@ -69,8 +70,8 @@ describe('logout tokens (OIDC Back-Channel Logout 1.0 §2.4, §2.6)', () => {
 });
 
 /**
- * §2.6 step 7, issue 50 item 9: a jti is remembered for as long as its token could be accepted, so a
- * replay is refused whenever the token itself would not be.
+ * §2.6 step 7, OIDC Back-Channel Logout 1.0 §2.4: a jti is remembered for as long as its token
+ * could be accepted, so a replay is refused whenever the token itself would not be.
  */
 describe('jtiMemorySeconds', () => {
   it.each([

@@ -15,7 +15,10 @@ export const LOGOUT_TOKEN_CLOCK_SKEW_SECONDS = 60;
 export interface LogoutTokenSubject {
   /** The collector's user id: the `uid` of the access tokens the brand received. */
   readonly sub: string;
-  /** The `si` the brand received for the session that ended, when it received one (issue 49 item 5). */
+  /**
+   * The `si` the brand received for the session that ended, when it received one
+   * (docs/brand-contract.md §7).
+   */
   readonly sid?: string;
 }
 
@@ -53,7 +56,8 @@ export type LogoutTokenProblem =
  * §2.6 steps 4-6 on verified claims (signature, iss, aud and an `exp` already past are checked by
  * jose before): the events member, no nonce, a sub or sid, a jti for replay detection, an `iat` and
  * an `exp` (§2.4 REQUIRED), and an `iat` neither in the future beyond the clock skew nor too old
- * (issue 50 item 9: a token dated ahead was accepted long after its jti was forgotten).
+ * (OIDC Back-Channel Logout 1.0 §2.4: a token dated ahead was accepted long after its jti was
+ * forgotten).
  */
 export function logoutTokenProblem(
   claims: Record<string, unknown>,

@@ -65,11 +65,12 @@ export class ServiceSigningKey {
 
   private async developerKey(): Promise<JWK> {
     const file = path.join(this.config.dataDir, SIGNING_KEY_FILE);
-    // Issue 50 item 8: a private key under DATA_DIR is nobody else's to read (0700 folder, 0600 file).
+    // docs/security.md, secrets at rest: a private key under DATA_DIR is nobody else's to read
+    // (0700 folder, 0600 file).
     const changes = [...privateFolder(path.dirname(file)), ...privateFile(file)];
     if (changes.length > 0)
       this.logger.warn(
-        `the signing key: made private (issue 50 item 8): ${describeChanges(changes)}`,
+        `the signing key: made private (0700 folder, 0600 file): ${describeChanges(changes)}`,
       );
     if (fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, 'utf8')) as JWK;
     const { privateKey } = await generateKeyPair('RS256', {

@@ -59,7 +59,8 @@ const textSecret =
 
 /**
  * The variables that hold secrets, in the order they are read, and the secrets each holds as its
- * schema parsed them (issue 50 item 10: each is judged for variety, and no two purposes share one).
+ * schema parsed them (docs/security.md, weak secrets: each is judged for variety, and no two
+ * purposes share one).
  */
 const SECRETS_OF: Readonly<Record<string, (value: unknown) => readonly NamedSecret[]>> = {
   SESSION_SECRET: textSecret('SESSION_SECRET'),
@@ -117,8 +118,8 @@ export const GIVEN_RULES: Readonly<Record<GivenRule, (given: Given) => readonly 
           message: `must not be a published developer secret in ${env}`,
         }));
     },
-    // Issue 49 item 3: a brand's `t` and `rt` are issued to its own client; one without a client
-    // would have to be handed this service's tokens, and so its secret.
+    // docs/brand-contract.md §1: a brand's `t` and `rt` are issued to its own client; one without a
+    // client would have to be handed this service's tokens, and so its secret.
     'every-redirect-brand': ({ env, name, value }) => {
       // A value the schema refused is reported by the schema alone.
       if (value === undefined) return [];
@@ -128,8 +129,8 @@ export const GIVEN_RULES: Readonly<Record<GivenRule, (given: Given) => readonly 
         message: `is required in ${env}: ${brand} receives tokens, issued to its own client`,
       }));
     },
-    // Issue 49 item 5: a logout token's `aud` is the brand's client id, and only the redirect brands
-    // have one (and receive sessions or tokens at all).
+    // docs/brand-contract.md §7: a logout token's `aud` is the brand's client id, and only the
+    // redirect brands have one (and receive sessions or tokens at all).
     'redirect-brands-only': ({ env, name, value }) => {
       const uris = (value ?? {}) as Readonly<Record<string, unknown>>;
       return Object.keys(uris)
@@ -139,8 +140,9 @@ export const GIVEN_RULES: Readonly<Record<GivenRule, (given: Given) => readonly 
           message: `is refused in ${env}: ${brand} has no client and receives no session or tokens`,
         }));
     },
-    // Issue 50 item 10: a secret a person typed (one character repeated, a few in turn, a padding of
-    // x) is refused; any random value of MIN_SECRET_LENGTH characters passes (secret-strength.ts).
+    // docs/security.md, weak secrets: a secret a person typed (one character repeated, a few in
+    // turn, a padding of x) is refused; any random value of MIN_SECRET_LENGTH characters passes
+    // (secret-strength.ts).
     varied: ({ env, name, value }) =>
       secretsOf(name, value).flatMap(({ key, secret }) => {
         // A secret too short is refused for that alone (`secret`, or the brand client's schema).
@@ -160,7 +162,8 @@ export const GIVEN_RULES: Readonly<Record<GivenRule, (given: Given) => readonly 
             ]
           : [];
       }),
-    // Issue 50 item 10: a key of zero bytes, or of one byte or a short pattern repeated, is no key.
+    // docs/security.md, weak secrets: a key of zero bytes, or of one byte or a short pattern
+    // repeated, is no key.
     'varied-keys': ({ env, name, value }) =>
       ((value ?? []) as readonly { id: string; key: Uint8Array }[])
         .filter(({ key }) => distinctBytes(key) < MIN_KEY_DISTINCT_BYTES)
@@ -171,8 +174,9 @@ export const GIVEN_RULES: Readonly<Record<GivenRule, (given: Given) => readonly 
             `byte or short pattern repeated); ${env} needs at least ${MIN_KEY_DISTINCT_BYTES} ` +
             `(generate it: openssl rand -base64 32)`,
         })),
-    // Issue 50 item 10: one secret, one purpose. A session secret that is also a client secret or a
-    // token key falls with either of them; each is named by the later variable of the two.
+    // docs/security.md, weak secrets: one secret, one purpose. A session secret that is also a
+    // client secret or a token key falls with either of them; each is named by the later variable
+    // of the two.
     'single-purpose': ({ env, name, value, values }) => {
       const earlier = Object.keys(SECRETS_OF)
         .filter((other) => other !== name && values[other] !== undefined)

@@ -413,7 +413,7 @@ describe(`${parseConfig.name} through ENV_VARS`, () => {
   });
 
   it('an external IdP needs its issuer and clients in dev too, but not a secret', () => {
-    // Issue 49 item 3: the brands' tokens are issued to their own clients at any IdP.
+    // docs/brand-contract.md §1: the brands' tokens are issued to their own clients at any IdP.
     expect(messagesOf({ APP_ENV: 'dev', IDP_MODE: 'external' })).toEqual([
       'IDP_ISSUER: is required in dev',
       'IDP_CLIENT_ID: is required in dev',
@@ -514,11 +514,11 @@ describe(`${parseConfig.name} through ENV_VARS`, () => {
 });
 
 /**
- * Issue 50 item 10: qa and prod refuse secrets a person typed, keys with next to no bytes in them,
- * and one secret used for two purposes, naming each; more trusted proxies than the deployments
- * document is a warning. The rules: src/config/config-rules.ts, secret-strength.ts.
+ * docs/security.md, weak secrets: qa and prod refuse secrets a person typed, keys with next to no
+ * bytes in them, and one secret used for two purposes, naming each; more trusted proxies than the
+ * deployments document is a warning. The rules: src/config/config-rules.ts, secret-strength.ts.
  */
-describe('weak and shared secrets in qa and prod (issue 50 item 10)', () => {
+describe('weak and shared secrets in qa and prod (docs/security.md, weak secrets)', () => {
   const prod = productionEnv();
   const clients = JSON.parse(prod.BRAND_CLIENTS ?? '{}') as Record<string, object>;
   const withBrandSecret = (brand: string, clientSecret: string) =>

@@ -181,7 +181,8 @@ describe('ENV_VARS qa/prod rules, as parseConfig applies them', () => {
       },
       `${name}.goldin`,
     ],
-    // Issue 50 item 10: the fixtures' own secrets are random; these are what a person types.
+    // docs/security.md, weak secrets: the fixtures' own secrets are random; these are what a person
+    // types.
     varied: (name) =>
       name === 'BRAND_CLIENTS'
         ? [

@@ -47,7 +47,7 @@ export const MIN_SECRET_LENGTH = 32;
 /**
  * The proxies in front of the service in the documented deployments (deploy/compose.yaml and
  * deploy/kubernetes: the balancer or the ingress, which terminates TLS). A larger TRUST_PROXY is
- * warned about in qa and prod (issue 50 item 10).
+ * warned about in qa and prod (docs/security.md, weak secrets).
  */
 export const DOCUMENTED_PROXY_HOPS = 1;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -226,38 +226,42 @@ export type QaProdRule =
   /** At least MIN_SECRET_LENGTH characters, and never the published developer value. */
   | 'secret'
   /**
-   * Issue 50 item 10: a secret (each brand's client secret too) whose characters carry fewer than
-   * MIN_SECRET_BITS_PER_CHARACTER bits of Shannon entropy each is refused (secret-strength.ts).
+   * docs/security.md, weak secrets: a secret (each brand's client secret too) whose characters
+   * carry fewer than MIN_SECRET_BITS_PER_CHARACTER bits of Shannon entropy each is refused
+   * (secret-strength.ts).
    */
   | 'varied'
   /** The key ring may not hold the published developer key. */
   | 'no-developer-key'
   /**
-   * Issue 50 item 10: no token key may hold fewer than MIN_KEY_DISTINCT_BYTES different byte values
-   * (all zero, one byte repeated, a short pattern repeated).
+   * docs/security.md, weak secrets: no token key may hold fewer than MIN_KEY_DISTINCT_BYTES
+   * different byte values (all zero, one byte repeated, a short pattern repeated).
    */
   | 'varied-keys'
   /**
-   * Issue 50 item 10: one secret, one purpose. SESSION_SECRET, the token keys, IDP_CLIENT_SECRET and
-   * each brand's client secret are compared (as text and as the bytes a base64 text stands for); a
-   * secret that is also one read before it is refused, named by the later one.
+   * docs/security.md, weak secrets: one secret, one purpose. SESSION_SECRET, the token keys,
+   * IDP_CLIENT_SECRET and each brand's client secret are compared (as text and as the bytes a
+   * base64 text stands for); a secret that is also one read before it is refused, named by the
+   * later one.
    */
   | 'single-purpose'
   /**
-   * Issue 50 item 10, a warning and not a refusal: more trusted proxies than the deployment documents
-   * (DOCUMENTED_PROXY_HOPS) let a client's own X-Forwarded-For entries choose its address.
+   * docs/security.md, weak secrets, a warning and not a refusal: more trusted proxies than the
+   * deployment documents (DOCUMENTED_PROXY_HOPS) let a client's own X-Forwarded-For entries choose
+   * its address.
    */
   | 'documented-hops'
   /** No brand client may carry a published developer secret. */
   | 'no-developer-brand-secret'
   /**
-   * Every redirect brand has a client of its own (issue 49 item 3): the tokens a brand receives are
-   * issued to it, so no brand ever needs this service's secret.
+   * Every redirect brand has a client of its own (docs/brand-contract.md §1): the tokens a brand
+   * receives are issued to it, so no brand ever needs this service's secret.
    */
   | 'every-redirect-brand'
   /**
    * Only brands that can receive a session or tokens (the redirect brands, each with its client) are
-   * owed logout tokens (issue 49 item 5): a logout token's `aud` is always the brand's client id.
+   * owed logout tokens (docs/brand-contract.md §7): a logout token's `aud` is always the brand's
+   * client id.
    */
   | 'redirect-brands-only'
   /** The embedded IdP (demo users with published passwords) is refused. */

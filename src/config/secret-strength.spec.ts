@@ -8,7 +8,10 @@ import {
   sameSecret,
 } from './secret-strength';
 
-/** Issue 50 item 10: what qa and prod call a secret of low variety, and the same secret twice. */
+/**
+ * docs/security.md, weak secrets: what qa and prod call a secret of low variety, and the same
+ * secret twice.
+ */
 describe('bitsPerCharacter', () => {
   it.each([
     ['nothing', '', 0],

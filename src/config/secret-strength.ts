@@ -1,7 +1,7 @@
 /**
- * How varied a secret is (issue 50 item 10): qa and prod refuse secrets that a person typed rather
- * than generated. Not a strength meter: a rule that refuses the obvious mistakes (one character
- * repeated, a few characters in turn, a key of zero bytes) and never a random value.
+ * How varied a secret is (docs/security.md, weak secrets): qa and prod refuse secrets that a person
+ * typed rather than generated. Not a strength meter: a rule that refuses the obvious mistakes (one
+ * character repeated, a few characters in turn, a key of zero bytes) and never a random value.
  */
 
 /**

@@ -123,7 +123,8 @@ describe(cookieValues.name, () => {
     ['no header', undefined, []],
     ['none of that name', 'theme=dark; QTM_SID=1', []],
     ['one', 'theme=dark; sessionId=abc', ['abc']],
-    // Issue 50 item 6: a sibling's cookie with a longer path is sent first; every one counts.
+    // docs/security.md, a shadowed session cookie: a sibling's cookie with a longer path is sent
+    // first; every one counts.
     [
       'several, in the order sent',
       'sessionId=planted; theme=dark; sessionId=ours',
@@ -146,7 +147,7 @@ describe(cookieValues.name, () => {
 });
 
 describe(clearingHeaders.name, () => {
-  it('clears a prefixed cookie under both names where it was plain before (issue 50 item 6)', () => {
+  it('clears a prefixed cookie under both names where it was plain before', () => {
     expect(clearingHeaders('sessionId', { secure: true })).toEqual([
       '__Host-sessionId=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax',
       'sessionId=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax',

@@ -44,11 +44,12 @@ export function parseCookieHeader(header: string | undefined): Record<string, st
 }
 
 /**
- * Every value of `name` in a Cookie header, in the order the browser sent them (issue 50 item 6). A
- * browser holds one cookie per name, domain and path, and sends them all, the longest path first
- * (RFC 6265 §5.4): a sibling subdomain's `sessionId=x; Domain=.collectors.com; Path=/collection`
- * arrives before this service's own, and parseCookieHeader, which keeps the first, reads the
- * planted one. Within the same bounds as parseCookieHeader: the first 8192 bytes, at most 100 values.
+ * Every value of `name` in a Cookie header, in the order the browser sent them (docs/security.md, a
+ * shadowed session cookie). A browser holds one cookie per name, domain and path, and sends them
+ * all, the longest path first (RFC 6265 §5.4): a sibling subdomain's `sessionId=x;
+ * Domain=.collectors.com; Path=/collection` arrives before this service's own, and
+ * parseCookieHeader, which keeps the first, reads the planted one. Within the same bounds as
+ * parseCookieHeader: the first 8192 bytes, at most 100 values.
  */
 export function cookieValues(header: string | undefined, name: string): string[] {
   const values: string[] = [];
@@ -103,7 +104,7 @@ export function serializeClearing(name: string, options: CookieAttributes): stri
 /**
  * The headers that clear `name` in this deployment: under its wire name (`__Host-sessionId` on
  * https), and under each name an earlier version wrote it with there (the plain `sessionId`), which
- * a browser may still hold (issue 50 item 6).
+ * a browser may still hold (docs/security.md, a shadowed session cookie).
  */
 export function clearingHeaders(
   name: CookieName,

@@ -156,10 +156,11 @@ export const COOKIE_POLICIES: Readonly<Record<CookieName, CookiePolicy>> = {
 /**
  * The cookies that carry the `__Host-` prefix where the origin is https (RFC 6265bis §4.1.3.2): a
  * browser then accepts them only Secure, host-only and for Path=/, so a sibling subdomain or a
- * plain-http page cannot plant or shadow them. The browser bindings since issue 15 item 9, the
- * session id since issue 50 item 6 (a planted `sessionId; Domain=.collectors.com; Path=/collection`
- * was sent before the real one and locked the collector in a sign-in loop). On http://localhost the
- * prefix is not allowed (it needs Secure), so the plain names are used there.
+ * plain-http page cannot plant or shadow them. The browser bindings and, on https, the
+ * session id since docs/security.md, a shadowed session cookie (a planted `sessionId;
+ * Domain=.collectors.com; Path=/collection` was sent before the real one and locked the collector
+ * in a sign-in loop). On http://localhost the prefix is not allowed (it needs Secure), so the plain
+ * names are used there.
  */
 export const HOST_PREFIXED_COOKIES: ReadonlySet<CookieName> = new Set<CookieName>([
   'signinBinding',
@@ -169,10 +170,11 @@ export const HOST_PREFIXED_COOKIES: ReadonlySet<CookieName> = new Set<CookieName
 
 /**
  * Prefixed cookies that earlier versions wrote under their plain name on https too: `sessionId`,
- * before issue 50 item 6. A browser that signed in then still holds `sessionId` (for up to a year,
- * §9), so there that name is still read when the prefixed one is absent (every value of it, each
- * tried against the browser binding, since a sibling can shadow it), and it is cleared whenever the
- * prefixed one is written or cleared. The bindings were never plain on https: only `__Host-` counts.
+ * before docs/security.md, a shadowed session cookie. A browser that signed in then still holds
+ * `sessionId` (for up to a year, §9), so there that name is still read when the prefixed one is
+ * absent (every value of it, each tried against the browser binding, since a sibling can shadow
+ * it), and it is cleared whenever the prefixed one is written or cleared. The bindings were never
+ * plain on https: only `__Host-` counts.
  */
 export const FORMERLY_PLAIN_COOKIES: ReadonlySet<CookieName> = new Set<CookieName>(['sessionId']);
 

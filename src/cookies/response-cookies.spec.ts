@@ -49,7 +49,8 @@ describe(sessionIdCandidates.name, () => {
   const table: [string, string, { secure: boolean }, string[]][] = [
     ['none', 'theme=dark', http, []],
     ['one', `sessionId=${id('a')}`, http, [id('a')]],
-    // Issue 50 item 6: a sibling's planted value comes first; every one is a candidate, in order.
+    // docs/security.md, a shadowed session cookie: a sibling's planted value comes first; every one
+    // is a candidate, in order.
     ['several on http', `sessionId=${id('x')}; sessionId=${id('a')}`, http, [id('x'), id('a')]],
     ['the same one twice', `sessionId=${id('a')}; sessionId=${id('a')}`, http, [id('a')]],
     ['not an id of ours', `sessionId=planted; sessionId=${id('a')}`, http, [id('a')]],
@@ -86,7 +87,7 @@ describe('ResponseCookies writes', () => {
     return { res, headers };
   };
 
-  it('writes sessionId as __Host-sessionId on https and clears the plain copy of before (issue 50 item 6)', () => {
+  it('writes sessionId as __Host-sessionId on https and clears the plain copy of before', () => {
     const { res, headers } = responseOf();
     cookiesFor('https://signin.collectors.com').set(res, 'sessionId', id('a'));
     expect(headers).toEqual([`__Host-sessionId=${id('a')}`, 'sessionId=']);

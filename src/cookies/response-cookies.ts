@@ -52,7 +52,8 @@ export class ResponseCookies {
 
   /**
    * The session ids the browser sent, in order (sessionIdCandidates): a reader of the session asks
-   * LiveSessions.sessionIdOf which of them is this browser's, never takes the first (issue 50 item 6).
+   * LiveSessions.sessionIdOf which of them is this browser's, never takes the first
+   * (docs/security.md, a shadowed session cookie).
    */
   sessionIds(req: Request): readonly string[] {
     return this.reading(req).sessionIds;
@@ -104,9 +105,10 @@ export class ResponseCookies {
 /**
  * A Cookie header as this service's cookies, by their names. Where the bindings carry `__Host-`
  * (https), only the prefixed cookie counts: a plain `signinBinding` could have been planted by a
- * sibling subdomain (issue 15 item 9). `sessionId` is the prefixed one there too, or else the first
- * plain one a browser may still hold (FORMERLY_PLAIN_COOKIES): a key for a rate-limit bucket, not
- * who is signed in, since the first may be a sibling's (ResponseCookies.sessionIds, issue 50 item 6).
+ * sibling subdomain (RFC 6265bis §4.1.3.2). `sessionId` is the prefixed one there too, or else the
+ * first plain one a browser may still hold (FORMERLY_PLAIN_COOKIES): a key for a rate-limit bucket,
+ * not who is signed in, since the first may be a sibling's (ResponseCookies.sessionIds,
+ * docs/security.md, a shadowed session cookie).
  */
 export function serviceCookies(
   header: unknown,
@@ -124,19 +126,19 @@ export function serviceCookies(
 
 /**
  * At most this many `sessionId` values are tried against the browser binding. A browser holds one
- * of ours; more come from a sibling subdomain that planted them (issue 50 item 6), and each costs a
- * store read. A sibling can push a browser's cookies out of its jar anyway (browsers keep about 180
- * per site), so a higher cap would buy nothing.
+ * of ours; more come from a sibling subdomain that planted them (docs/security.md, a shadowed
+ * session cookie), and each costs a store read. A sibling can push a browser's cookies out of its
+ * jar anyway (browsers keep about 180 per site), so a higher cap would buy nothing.
  */
 export const MAX_SESSION_ID_CANDIDATES = 4;
 
 /**
- * The session ids a Cookie header offers, in the order sent (issue 50 item 6). On https the
- * `__Host-sessionId` cookie, which only this host can set, is the one, when present. Otherwise (on
- * http://localhost, or a browser still holding the plain name from before the prefix) every distinct
- * well-formed `sessionId` value, up to MAX_SESSION_ID_CANDIDATES: a sibling's planted value comes
- * first, so the first is not necessarily ours, and LiveSessions.sessionIdOf takes the one that
- * matches the browser binding.
+ * The session ids a Cookie header offers, in the order sent (docs/security.md, a shadowed session
+ * cookie). On https the `__Host-sessionId` cookie, which only this host can set, is the one, when
+ * present. Otherwise (on http://localhost, or a browser still holding the plain name from before
+ * the prefix) every distinct well-formed `sessionId` value, up to MAX_SESSION_ID_CANDIDATES: a
+ * sibling's planted value comes first, so the first is not necessarily ours, and
+ * LiveSessions.sessionIdOf takes the one that matches the browser binding.
  */
 export function sessionIdCandidates(
   header: unknown,

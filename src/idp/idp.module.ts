@@ -41,11 +41,12 @@ export const IDP_DATABASE = Symbol('IDP_DATABASE');
  */
 function openDatabase(config: AppConfig): Database.Database {
   const file = path.join(config.dataDir, 'idp.sqlite');
-  // Issue 50 item 8: accounts and their factors are nobody else's to read (0700 folder, 0600 files).
+  // docs/security.md, secrets at rest: accounts and their factors are nobody else's to read (0700
+  // folder, 0600 files).
   const changes = privateDatabase(file);
   if (changes.length > 0)
     new Logger(IdpModule.name).warn(
-      `the IdP's database: made private (issue 50 item 8): ${describeChanges(changes)}`,
+      `the IdP's database: made private (0700 folder, 0600 files): ${describeChanges(changes)}`,
     );
   const db = new Database(file);
   db.pragma('journal_mode = WAL');

@@ -8,7 +8,8 @@ describe(redactUrl.name, () => {
       '/signin?b=psa&r=https%3A%2F%2Fwww.psacard.com',
     ],
     ['/collection?t=eyJhbGciOi.x.y', `/collection?t=${REDACTED}`],
-    // Issue 50 item 7: the offer key of the page that asks before a cross-site `t` signs in.
+    // docs/security.md, the offer key: the offer key of the page that asks before a cross-site `t`
+    // signs in.
     [
       '/signin/continue?k=Qm9vLWhvby1vZmZlci1rZXktNDMtY2hhcmFjdGVycw',
       `/signin/continue?k=${REDACTED}`,

@@ -4,7 +4,8 @@
  */
 export const SENSITIVE_QUERY_KEYS: ReadonlySet<string> = new Set([
   't',
-  // Issue 50 item 7: the key of a cross-site `t`'s offer (/signin/continue?k=…), which names it.
+  // docs/security.md, the offer key: the key of a cross-site `t`'s offer (/signin/continue?k=…),
+  // which names it.
   'k',
   'rt',
   'si',

@@ -14,7 +14,8 @@ describe(scrubClientText.name, () => {
       1,
     ],
     ['a line break right after t=', `cb?t=\n${JWT} end`, 'cb?t=[Redacted] end', 1],
-    // Issue 50 item 7: the offer key of /signin/continue, in a URL a message quotes.
+    // docs/security.md, the offer key: the offer key of /signin/continue, in a URL a message
+    // quotes.
     [
       'the offer key of the page that asks before a t signs in',
       'at https://signon.collectors.com/signin/continue?k=Qm9vLWhvby1vZmZlci1rZXktNDMtY2hhcmFjdGVycw&lang=fr-CA',

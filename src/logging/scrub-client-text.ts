@@ -9,7 +9,8 @@ import { REDACTED } from './redaction';
 
 /**
  * Keys whose values are credentials wherever they appear (query, fragment, form, JSON); `k` is the
- * offer key of the page that asks before a cross-site `t` signs in (issue 50 item 7).
+ * offer key of the page that asks before a cross-site `t` signs in (docs/security.md, the offer
+ * key).
  */
 const EXACT_KEYS = new Set([
   't',

@@ -1,8 +1,8 @@
 import { rateLimitAddress } from './client-address';
 
 /**
- * Issue 50 item 5: per-address limits count IPv4 by address, IPv6 by /64 and an IPv4-mapped IPv6
- * address as the IPv4 address it maps.
+ * docs/security.md, unauthenticated writes: per-address limits count IPv4 by address, IPv6 by /64
+ * and an IPv4-mapped IPv6 address as the IPv4 address it maps.
  */
 describe(rateLimitAddress.name, () => {
   it.each([

@@ -2,9 +2,9 @@ import { hash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 
 /**
- * The address a client's per-address limits count under (issue 50 item 5), from the address Express
- * gives (`req.ip`, which TRUST_PROXY decides: the socket's, or the one that many proxies back in
- * X-Forwarded-For):
+ * The address a client's per-address limits count under (docs/security.md, unauthenticated writes),
+ * from the address Express gives (`req.ip`, which TRUST_PROXY decides: the socket's, or the one
+ * that many proxies back in X-Forwarded-For):
  *
  * - IPv4: the address itself.
  * - IPv4-mapped IPv6 (`::ffff:203.0.113.7`, how a dual-stack socket shows an IPv4 client): the IPv4

@@ -18,7 +18,8 @@ const window = (limit: RateLimit) => ({
 });
 /**
  * The client address as Express sees it, honouring TRUST_PROXY, counted as rateLimitAddress says
- * (issue 50 item 5: an IPv6 client by its /64, an IPv4-mapped address as the IPv4 one).
+ * (docs/security.md, unauthenticated writes: an IPv6 client by its /64, an IPv4-mapped address as
+ * the IPv4 one).
  */
 const addressOf = (req: Record<string, unknown>) =>
   rateLimitAddress(typeof req.ip === 'string' ? req.ip : undefined);

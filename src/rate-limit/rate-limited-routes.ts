@@ -18,14 +18,15 @@ export const RATE_LIMITED_ROUTES: readonly RateLimitedRoute[] = [
   // Every sign-in step post: passwords, codes, registration, recovery, unlock.
   { method: 'POST', route: 'idpSteps', match: 'steps', group: 'credentials' },
   { method: 'GET', route: 'signin', match: 'exact', group: 'signin' },
-  // Issue 32 item 1: the confirmation of a cross-site `t` is a sign-in like /signin: its page, and
-  // (issue 50 item 7) the form post that answers it.
+  // The confirmation of a cross-site `t` is a sign-in like /signin: its page, and
+  // (docs/security.md, the offer key) the form post that answers it.
   { method: 'GET', route: 'tokenSignin', match: 'exact', group: 'signin' },
   { method: 'POST', route: 'tokenSignin', match: 'exact', group: 'signin' },
   { method: 'GET', route: 'loginLanding', match: 'exact', group: 'signin' },
   { method: 'GET', route: 'brandTokenLanding', match: 'exact', group: 'signin' },
   { method: 'GET', route: 'logout', match: 'exact', group: 'signin' },
-  // Issue 50 item 4: the confirmation of a sign-out from another site is a sign-out like the GET.
+  // docs/security.md, sign-out CSRF: the confirmation of a sign-out from another site is a sign-out
+  // like the GET.
   { method: 'POST', route: 'logout', match: 'exact', group: 'signin' },
   { method: 'GET', route: 'logoutLanding', match: 'exact', group: 'signin' },
   { method: 'POST', route: 'handoffToken', match: 'exact', group: 'signin' },

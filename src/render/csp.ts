@@ -3,7 +3,8 @@
  * and only with this response's nonce; styles from this origin (no inline style attributes: views
  * use classes); no plugins, no framing, no <base>; forms only to this origin, or, on pages whose form
  * posts may end at a brand, to `formAction`: formActionSources (./form-action.ts) of the redirect
- * policy, since Chromium holds a form post's whole redirect chain to this directive (issue 49 item 1).
+ * policy, since Chromium holds a form post's whole redirect chain to this directive (docs/design.md
+ * "Headers").
  */
 export function pageCsp(
   nonce: string,

@@ -16,8 +16,9 @@ function policy(
 }
 
 describe(formActionSources.name, () => {
-  // Issue 49 item 1: a form post's redirect chain may end wherever the redirect policy lets a redirect
-  // go, and Chromium checks every hop against form-action; so exactly those, and this origin.
+  // docs/design.md "Headers": a form post's redirect chain may end wherever the redirect policy
+  // lets a redirect go, and Chromium checks every hop against form-action; so exactly those, and
+  // this origin.
   const table: [string, RedirectPolicy, readonly string[]][] = [
     ['nothing configured: this origin only', policy([]), ["'self'"]],
     [

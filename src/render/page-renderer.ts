@@ -21,7 +21,10 @@ import { type FramedPage, renderPage } from './render-page';
 export interface MessageContent {
   readonly title: string;
   readonly message: string;
-  /** A link, or a form posted to this service (issue 50 item 4: a sign-out to confirm). */
+  /**
+   * A link, or a form posted to this service (docs/security.md, sign-out CSRF: a sign-out to
+   * confirm).
+   */
   readonly action?: MessageAction;
   /** A second, quieter way on (a link under the button). */
   readonly secondary?: { readonly href: string; readonly label: string };
@@ -45,9 +48,9 @@ export class PageRenderer {
   private readonly css: string;
   private readonly https: boolean;
   /**
-   * The form-action sources of these pages (issue 49 item 1): the IdP's sign-in steps post forms whose
-   * redirect chains end at a brand, and Chromium checks every hop against this directive
-   * (./form-action.ts). Worked out once, at start, from the one redirect policy.
+   * The form-action sources of these pages (docs/design.md "Headers"): the IdP's sign-in steps post
+   * forms whose redirect chains end at a brand, and Chromium checks every hop against this
+   * directive (./form-action.ts). Worked out once, at start, from the one redirect policy.
    */
   private readonly formAction: readonly string[];
 
@@ -118,8 +121,9 @@ export class PageRenderer {
   }
 
   /**
-   * The page that asks before a cross-site `t` signs this browser in (issue 32 item 1, issue 50 items
-   * 2 and 7): the account in full and a form whose two buttons post back to it.
+   * The page that asks before a cross-site `t` signs this browser in (docs/security.md: login CSRF
+   * through `t`, a look-alike account, the offer key): the account in full and a form whose two
+   * buttons post back to it.
    */
   tokenSignin(
     locale: Locale,

@@ -9,13 +9,13 @@ import { RevocationQueue } from './revocation-queue';
 type Latest = Partial<Record<Brand, string>>;
 
 /**
- * Issue 49 item 4: one live grant per brand per browser. Each brand hop gets a grant of its own (issue
- * 31 item 4), issued to the brand's client (item 3); when a brand receives a new one in a browser, the
- * refresh token it received there before is revoked at the IdP, with the brand's credentials. The
- * browser is its binding (the hash of its HttpOnly sessionBinding cookie), which an app's hop leaves
- * in place where it clears `sessionId` (§4 step 7); a new sign-in of the browser, which gets a new
- * binding, carries the record over, so re-authenticating does not leave the earlier grants alive
- * either (issue 15 item 9). Sign-out revokes every grant of the session as before
+ * docs/brand-contract.md §6: one live grant per brand per browser. Each brand hop gets a grant of
+ * its own (docs/okta.md §3), issued to the brand's client (§1 there); when a brand receives a new one
+ * in a browser, the refresh token it received there before is revoked at the IdP, with the brand's
+ * credentials. The browser is its binding (the hash of its HttpOnly sessionBinding cookie), which
+ * an app's hop leaves in place where it clears `sessionId` (§4 step 7); a new sign-in of the
+ * browser, which gets a new binding, carries the record over, so re-authenticating does not leave
+ * the earlier grants alive either. Sign-out revokes every grant of the session as before
  * (session-ending.ts). Kept in the session store under `brand-grants:<binding hash>`, sealed like a
  * session's tokens, for a session's lifetime.
  */

@@ -8,7 +8,8 @@ export type HandedTokenRefusal = 'already-used' | 'session-ended';
 
 /**
  * A token's key in the store: a hash of its `jti` (or of the token, without one), never the token.
- * Also the key of what else is kept per token (issue 50 item 1: its one live offer, its counter).
+ * Also the key of what else is kept per token (docs/security.md, one `t` flooding: its one live
+ * offer, its counter).
  */
 export function handedTokenKey(accessToken: string, jti: unknown): string {
   const id = typeof jti === 'string' && jti !== '' ? `jti:${jti}` : `token:${accessToken}`;
@@ -63,8 +64,8 @@ export class HandedTokens {
   }
 
   /**
-   * Why a verified `t` may not start a session, without using it (issue 50 item 1: a used or ended
-   * token gets no offer at all); undefined when it still may.
+   * Why a verified `t` may not start a session, without using it (docs/security.md, one `t`
+   * flooding: a used or ended token gets no offer at all); undefined when it still may.
    */
   async refusal(
     accessToken: string,

@@ -31,12 +31,13 @@ export class LiveSessions {
   }
 
   /**
-   * Which of the session ids the browser sent is its own (issue 50 item 6): the first whose session
-   * is bound to the browser's binding. A browser sends every `sessionId` cookie it holds, a sibling
-   * subdomain's planted `sessionId; Domain=.collectors.com; Path=/collection` before ours, and taking
-   * the first signed the collector out on that path and back in on /signin, round and round. With
-   * one id (every browser nobody planted cookies in) it is that id, unread: its reader checks the
-   * binding anyway. With none bound, the first, which names no session of this browser's.
+   * Which of the session ids the browser sent is its own (docs/security.md, a shadowed session
+   * cookie): the first whose session is bound to the browser's binding. A browser sends every
+   * `sessionId` cookie it holds, a sibling subdomain's planted `sessionId; Domain=.collectors.com;
+   * Path=/collection` before ours, and taking the first signed the collector out on that path and
+   * back in on /signin, round and round. With one id (every browser nobody planted cookies in) it
+   * is that id, unread: its reader checks the binding anyway. With none bound, the first, which
+   * names no session of this browser's.
    */
   async sessionIdOf(
     candidates: readonly string[],

@@ -8,7 +8,7 @@ const tokens = (extra: Partial<SessionTokens> = {}): SessionTokens => ({
 });
 const grant = (brand: 'psamobile' | 'pcgs' | 'psa') => ({ brand, refreshToken: `rt-${brand}` });
 
-// Issue 49 item 5: a logout token goes only where the ending session sent something.
+// docs/brand-contract.md §7: a logout token goes only where the ending session sent something.
 describe('owedLogouts: the brands a session ending tells, and the sid each knows', () => {
   const table: [string, Parameters<typeof owedLogouts>[0], OwedLogout[]][] = [
     ['the collector’s own session, nothing handed', { brand: 'collectors', tokens: tokens() }, []],
@@ -39,7 +39,7 @@ describe('owedLogouts: the brands a session ending tells, and the sid each knows
       [],
     ],
     [
-      'a bare refresh token from before issue 49 names no brand: nobody',
+      'a bare refresh token from before brands had clients of their own names no brand: nobody',
       { brand: 'collectors', tokens: tokens({ handedOver: ['legacy-rt'] }) },
       [],
     ],

@@ -13,11 +13,12 @@ export interface OwedLogout {
 }
 
 /**
- * Issue 49 item 5, OIDC Back-Channel Logout 1.0 §2.3 and §2.4: which brands a session's ending must
- * tell. Only those that received something from it: the brand the session was handed to as `si`, and
- * each brand that received a grant recorded in it (an app's tokens, which come with no session of
- * their own). A session nobody was handed (the collector's own at this service) owes nothing, and a
- * grant handed over before issue 49 (a bare refresh token) names no brand, so owes nothing either.
+ * docs/brand-contract.md §7, OIDC Back-Channel Logout 1.0 §2.3 and §2.4: which brands a session's
+ * ending must tell. Only those that received something from it: the brand the session was handed to
+ * as `si`, and each brand that received a grant recorded in it (an app's tokens, which come with no
+ * session of their own). A session nobody was handed (the collector's own at this service) owes
+ * nothing, and a grant handed over before brands had clients of their own (a bare refresh token)
+ * names no brand, so owes nothing either.
  */
 export function owedLogouts(record: Pick<SessionRecord, 'brand' | 'tokens'>): OwedLogout[] {
   const owed = new Map<Brand, OwedLogout>();

@@ -18,7 +18,10 @@ const LOCK = 'revocations:lock';
 interface Entry {
   /** The refresh token, sealed with the token vault (tokens at rest are encrypted, issue 15 item 9). */
   readonly sealed: string;
-  /** The brand whose client the token was issued to (issue 49 item 3); this service's own without. */
+  /**
+   * The brand whose client the token was issued to (docs/brand-contract.md §1); this service's own
+   * without.
+   */
   readonly brand?: Brand;
   /** Failed retries so far (the first, failed revocation not counted). */
   readonly retries: number;

@@ -123,7 +123,7 @@ export class SessionEnding {
     // Issue 32 item 2: the access tokens handed to brands from this sign-in sign nobody in any more.
     if (signedOut) await this.handed.familyEnded(record.family);
     if (record.tokens.refreshToken) await this.revocations.revoke(record.tokens.refreshToken);
-    // Each brand's grant with the brand's own client (issue 49 item 3).
+    // Each brand's grant with the brand's own client (docs/brand-contract.md §1).
     for (const grant of handedOver) {
       if (typeof grant === 'string') await this.revocations.revoke(grant);
       else await this.revocations.revoke(grant.refreshToken, grant.brand);
@@ -131,7 +131,7 @@ export class SessionEnding {
     // A browser that signs in again has not signed out: its brands are not told (the new sign-in may
     // even continue the same IdP session); only the old refresh token goes.
     if (reason === 'signed-in-again') return;
-    // Issue 49 item 5: only the brands this session handed something to are told.
+    // docs/brand-contract.md §7: only the brands this session handed something to are told.
     const owed = owedLogouts(record);
     if (owed.length === 0) return;
     for (const notifier of this.notifiers) notifier.sessionEnded({ sub: record.sub, owed });

@@ -13,8 +13,8 @@ import type { AccountSummary } from '../shared/landing';
 export type { TokenSet } from '../oidc/oidc-client';
 
 /**
- * A grant handed to a brand from a session (issue 31 item 4): its refresh token, issued to the brand's
- * own client (issue 49 item 3), so revoked with the brand's credentials.
+ * A grant handed to a brand from a session (docs/okta.md §3): its refresh token, issued to the
+ * brand's own client (docs/brand-contract.md §1), so revoked with the brand's credentials.
  */
 export interface HandedGrant {
   readonly brand: Brand;
@@ -26,14 +26,14 @@ export interface SessionTokens extends TokenSet {
   /**
    * The grants handed to brands from this session (each brand hop gets a grant of its own). Not this
    * session's to use; revoked with it when the collector signs out (src/session/session-ending.ts).
-   * The latest few are kept. A bare string is a refresh token handed over before issue 49, issued to
-   * this service's own client.
+   * The latest few are kept. A bare string is a refresh token handed over before brands had clients
+   * of their own, issued to this service's own client.
    */
   readonly handedOver?: readonly (HandedGrant | string)[];
   /**
    * The id this session was handed to its brand as (`si`, §4 step 6), when it was: the `sid` of the
-   * logout token that brand is owed when the session ends (issue 49 item 5). Sealed with the tokens,
-   * since the store otherwise holds only the id's HMAC.
+   * logout token that brand is owed when the session ends (docs/brand-contract.md §7). Sealed with
+   * the tokens, since the store otherwise holds only the id's HMAC.
    */
   readonly handedAs?: string;
 }
@@ -122,7 +122,7 @@ export interface CreateOptions {
   readonly supersede?: boolean;
   /**
    * The session is handed to its brand as `si` (§4 step 6): its id is kept, sealed, for the `sid` of
-   * that brand's logout token (issue 49 item 5).
+   * that brand's logout token (docs/brand-contract.md §7).
    */
   readonly handedToBrand?: boolean;
   /**
@@ -407,7 +407,7 @@ export class Sessions {
     return updated;
   }
 
-  /** Remembers a grant handed to a brand from this session (issue 31 item 4). */
+  /** Remembers a grant handed to a brand from this session (docs/okta.md §3). */
   async recordHandedOver(id: string, grant: HandedGrant): Promise<void> {
     const record = await this.get(id);
     if (!record) return;

@@ -34,7 +34,10 @@ export const ROUTES = {
   backchannelLogout: '/backchannel-logout',
   /** The service's public keys (the back-channel logout tokens it signs). */
   jwks: '/.well-known/jwks.json',
-  /** Issue 49 item 7: the brand contract's discovery document (docs/openapi.yaml, CHANGELOG.md). */
+  /**
+   * docs/brand-contract.md: the brand contract's discovery document (docs/openapi.yaml,
+   * CHANGELOG.md).
+   */
   signonDiscovery: '/.well-known/collectors-signon',
   /** The embedded IdP's issuer path (Okta's default authorization server). */
   idp: '/oauth2/default',

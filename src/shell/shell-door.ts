@@ -30,7 +30,8 @@ export class ShellDoor {
 
   private async visit(req: Request): Promise<ShellVisit> {
     const jar = this.cookies.read(req);
-    // Issue 50 item 6: the browser's own session id, not the first a sibling subdomain planted.
+    // docs/security.md, a shadowed session cookie: the browser's own session id, not the first a
+    // sibling subdomain planted.
     const sessionId = await this.liveSessions.sessionIdOf(
       this.cookies.sessionIds(req),
       jar.sessionBinding,

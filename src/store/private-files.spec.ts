@@ -10,7 +10,9 @@ import {
   privateFolder,
 } from './private-files';
 
-/** Issue 50 item 8: DATA_DIR and the files of ours in it are their owner's alone. */
+/**
+ * docs/security.md, secrets at rest: DATA_DIR and the files of ours in it are their owner's alone.
+ */
 describe('private files', () => {
   let root: string;
   beforeEach(() => {

@@ -2,11 +2,11 @@ import * as fs from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
- * DATA_DIR holds sessions, the collectors' accounts and the embedded IdP's signing keys (issue 50
- * item 8): nobody but the service's own user may read it. Its folder is 0700 and every file of ours in
- * it 0600, however the process's umask would have made them (SQLite creates a database 0644, Node a
- * folder 0755 with the usual 022). Folders and files an earlier version left readable are tightened
- * when they are next opened, and the caller logs what changed.
+ * DATA_DIR holds sessions, the collectors' accounts and the embedded IdP's signing keys
+ * (docs/security.md, secrets at rest): nobody but the service's own user may read it. Its folder is
+ * 0700 and every file of ours in it 0600, however the process's umask would have made them (SQLite
+ * creates a database 0644, Node a folder 0755 with the usual 022). Folders and files an earlier
+ * version left readable are tightened when they are next opened, and the caller logs what changed.
  */
 export const PRIVATE_FOLDER_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;

@@ -108,10 +108,13 @@ export class SqliteSessionStore implements SessionStore {
     private readonly label = 'session store',
     checkpointInWorker = true,
   ) {
-    // Issue 50 item 8: sessions are nobody else's to read (the folder 0700, the files 0600).
+    // docs/security.md, secrets at rest: sessions are nobody else's to read (the folder 0700, the
+    // files 0600).
     const changes = privateDatabase(file);
     if (changes.length > 0)
-      this.logger.warn(`${label}: made private (issue 50 item 8): ${describeChanges(changes)}`);
+      this.logger.warn(
+        `${label}: made private (0700 folder, 0600 files): ${describeChanges(changes)}`,
+      );
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');

@@ -8,22 +8,24 @@ import { OneTimeStore, randomKey } from '../store/one-time-store';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
 import { TokenVault } from '../store/token-vault';
 
-/** How long the confirmation page's offer stands (issue 32 item 1). */
+/** How long the confirmation page's offer stands (docs/security.md, login CSRF through `t`). */
 export const TOKEN_OFFER_TTL_SECONDS = 300;
 
 /**
- * Issue 50 item 1: how many offers one token may be given within an offer's lifetime, on every
- * instance together. A collector who follows the brand's link again, or presses back and follows it,
- * needs a few; past them the `t` is dropped without an offer. Each new offer replaces the token's
- * earlier one, so the store holds one whatever this allows; the limit bounds the writes.
+ * docs/security.md, one `t` flooding: how many offers one token may be given within an offer's
+ * lifetime, on every instance together. A collector who follows the brand's link again, or presses
+ * back and follows it, needs a few; past them the `t` is dropped without an offer. Each new offer
+ * replaces the token's earlier one, so the store holds one whatever this allows; the limit bounds
+ * the writes.
  */
 export const OFFERS_PER_TOKEN: RateLimit = { limit: 10, windowSeconds: TOKEN_OFFER_TTL_SECONDS };
 
 /**
- * The account a confirmation page names (issue 50 item 2), all of it from the verified token, since
- * the IdP is asked nothing before the collector confirms (issue 50 item 1):
+ * The account a confirmation page names (docs/security.md, a look-alike account), all of it from
+ * the verified token, since the IdP is asked nothing before the collector confirms
+ * (docs/security.md, one `t` flooding):
  * - `login`: the access token's `sub`, the collector's login, their email address at Okta and at the
- *   embedded IdP alike (issue 49 item 2), shown whole;
+ *   embedded IdP alike (docs/brand-contract.md §5), shown whole;
  * - `spelledOut`: the login with its unusual characters written as code points, when it has any;
  * - `collectorsId`: the §3 CollectorsId, when the token carries it.
  * The name is not in an access token (neither IdP puts it there); only userinfo states it, which
@@ -50,8 +52,8 @@ export interface NewTokenOffer {
 
 /**
  * A sign-in a cross-site `t` offers, kept server-side (sealed: it holds the token) under a one-time
- * key `k` that only the browser holding its binding cookie can use (issue 32 item 1), with the CSRF
- * token its page's form posts back (issue 50 item 7).
+ * key `k` that only the browser holding its binding cookie can use (docs/security.md, login CSRF
+ * through `t`), with the CSRF token its page's form posts back (docs/security.md, the offer key).
  */
 export interface TokenOffer extends NewTokenOffer {
   readonly bindingHash: string;

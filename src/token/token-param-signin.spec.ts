@@ -2,8 +2,8 @@ import type { AccessTokenClaims } from './token-verifier';
 import { offeredAccount, spelledOut } from './token-param-signin';
 
 /**
- * Issue 50 item 2: the confirmation page names the account from the token alone, whole, and spells
- * out a login whose characters a reader cannot tell from others.
+ * docs/security.md, a look-alike account: the confirmation page names the account from the token
+ * alone, whole, and spells out a login whose characters a reader cannot tell from others.
  */
 describe(spelledOut.name, () => {
   it.each([

@@ -21,10 +21,11 @@ import { OfferRefusal, OfferedAccount, TokenOffer, TokenOffers } from './token-o
  * Whether this request may take its `t` (the middleware reads it from HTTP, see signsInAtOnce and
  * isTopLevelNavigation in token-param.middleware.ts):
  * - `trusted-navigation`: a top-level navigation from this origin, or from a sibling site that is a
- *   brand origin of the redirect policy (issue 50 item 3): the `t` signs in at once;
+ *   brand origin of the redirect policy (docs/security.md, a sibling host): the `t` signs in at
+ *   once;
  * - `untrusted-navigation`: any other top-level navigation (another site, a sibling host that is not
  *   a brand, a link opened outside the browser, a browser that does not say): the `t` only offers a
- *   sign-in that the collector confirms (issue 32 item 1);
+ *   sign-in that the collector confirms (docs/security.md, login CSRF through `t`);
  * - `not-a-navigation`: a fetch, an image, a frame: `t` leaves the URL and signs nobody in;
  * - `signout`: a page on the way out of a sign-out, which must not sign anyone back in.
  */
@@ -63,8 +64,9 @@ const REFUSALS: Readonly<Record<Refusal, string>> = {
   'no-subject': 'access token names no user id (uid)',
   'already-used': 'access token has already signed a browser in',
   'session-ended': 'access token comes from a sign-in the collector has signed out of',
-  'address-limit': 'too many links with t that ask first from this address: dropped (issue 50)',
-  'token-limit': 'this t was offered too often: dropped (issue 50)',
+  'address-limit':
+    'too many links with t that ask first from this address: dropped (docs/security.md)',
+  'token-limit': 'this t was offered too often: dropped (docs/security.md)',
 };
 
 /**
@@ -82,7 +84,7 @@ const REFUSALS: Readonly<Record<Refusal, string>> = {
  *   (BRAND_CLIENTS): Okta's default authorization server issues `api://default` tokens to every
  *   application of the organisation, and a token another application obtained must not become a
  *   session here. The `t` a brand received (§4 After login step 6) was issued to its own client
- *   (issue 49 item 3), so it still signs the collector in when the brand hands it back.
+ *   (docs/brand-contract.md §1), so it still signs the collector in when the brand hands it back.
  * - With a live session, `t` changes nothing. A `t` of another collector than the signed-in one is
  *   ignored and logged as a warning (with both public collector ids, never the token).
  * - Only a top-level navigation takes `t` (Sec-Fetch-Mode, Sec-Fetch-Dest): a cross-site image, fetch
@@ -94,14 +96,15 @@ const REFUSALS: Readonly<Record<Refusal, string>> = {
  *
  * - Issue 32 item 2: a `t` signs a browser in at most once, on any instance, and never once the
  *   collector has signed out of the sign-in it was handed over from (HandedTokens).
- * - Issue 50 item 3: at once only from this origin, or from a sibling site whose Origin or Referer is
- *   a brand origin of the redirect policy; from anywhere else, only after the collector confirms the
- *   account the page names (issue 32 item 1).
- * - Issue 50 item 1: that untrusted path costs the store and the IdP little, whoever sends it how
- *   often: it is counted per client address before the token is even verified, then per token, and
- *   past either limit the `t` is dropped (no offer); a used or ended token gets no offer; a token has
- *   at most one live offer (TokenOffers); and the IdP is asked nothing (no userinfo) until the
- *   collector confirms. The page names the account from the verified token alone (OfferedAccount).
+ * - docs/security.md, a sibling host: at once only from this origin, or from a sibling site whose
+ * Origin or Referer is   a brand origin of the redirect policy; from anywhere else, only after the
+ * collector confirms the   account the page names (docs/security.md, login CSRF through `t`).
+ * - docs/security.md, one `t` flooding: that untrusted path costs the store and the IdP little,
+ * whoever sends it how   often: it is counted per client address before the token is even verified,
+ * then per token, and   past either limit the `t` is dropped (no offer); a used or ended token gets
+ * no offer; a token has   at most one live offer (TokenOffers); and the IdP is asked nothing (no
+ * userinfo) until the   collector confirms. The page names the account from the verified token
+ * alone (OfferedAccount).
  *
  * What remains open, as for any bearer token handed over in a URL: whoever holds a valid `t` that
  * has not been used can sign one browser without a session in as its collector until the token
@@ -135,10 +138,11 @@ export class TokenParamSignin {
     const onward = redirectTo(page.target, { headers: HANDOFF_HEADERS });
     // Sign-out drops `t` itself (§4 Sign-out step 5); a page on its way out signs nobody in.
     if (page.taking === 'signout') return onward;
-    // Issue 50 item 1: the untrusted path is counted per address before anything costs more (the
-    // signature check, the store, the IdP), with the sign-in routes' limit per address. Past it the
-    // `t` is dropped like an invalid one rather than answered with a 429, which would leave the
-    // token in the address bar and the history: in every case `t` leaves the URL.
+    // docs/security.md, one `t` flooding: the untrusted path is counted per address before anything
+    // costs more (the signature check, the store, the IdP), with the sign-in routes' limit per
+    // address. Past it the `t` is dropped like an invalid one rather than answered with a 429,
+    // which would leave the token in the address bar and the history: in every case `t` leaves the
+    // URL.
     if (page.taking === 'untrusted-navigation' && (await this.overAddressLimit(page.address))) {
       this.logger.warn({ path: page.path, reason: 'address-limit' }, REFUSALS['address-limit']);
       return onward;
@@ -198,8 +202,8 @@ export class TokenParamSignin {
    * Issue 32 item 1 (login CSRF): a `t` from another site, or from a link opened outside the browser,
    * may be someone else's. It signs nobody in by itself: the browser goes to a page that names the
    * account and asks (TokenSigninController), with the offer bound to it by the signinBinding cookie.
-   * Issue 50 item 1: a used or ended token gets no offer, nor does one past OFFERS_PER_TOKEN; the
-   * offer replaces the token's earlier one; nothing is asked of the IdP here.
+   * docs/security.md, one `t` flooding: a used or ended token gets no offer, nor does one past
+   * OFFERS_PER_TOKEN; the offer replaces the token's earlier one; nothing is asked of the IdP here.
    */
   private async offer(
     page: PageToken,
@@ -285,8 +289,8 @@ export class TokenParamSignin {
   }
 
   /**
-   * "Not you?" (issue 50 item 7): the offer ends, nobody is signed in, and the browser goes on to the
-   * page the link named, without `t`.
+   * "Not you?" (docs/security.md, the offer key): the offer ends, nobody is signed in, and the
+   * browser goes on to the page the link named, without `t`.
    */
   async decline(
     key: unknown,
@@ -299,7 +303,10 @@ export class TokenParamSignin {
     return redirectTo(offer.target, { headers: HANDOFF_HEADERS });
   }
 
-  /** Issue 50 item 1: counts the untrusted path per client address, at RATE_LIMIT_SIGNIN: over it? */
+  /**
+   * docs/security.md, one `t` flooding: counts the untrusted path per client address, at
+   * RATE_LIMIT_SIGNIN: over it?
+   */
   private async overAddressLimit(address: string | undefined): Promise<boolean> {
     const { limit, windowSeconds } = this.config.rateLimit.signinPerAddress;
     const hits = await this.store.increment(
@@ -370,12 +377,12 @@ export class TokenParamSignin {
 }
 
 /**
- * Issue 50 item 2: the account the confirmation page names, from the verified token only (the IdP is
- * not asked before the confirmation): the whole login (`sub`, the email address at both IdPs), never
- * cut, and the collector number when the token carries one. A look-alike address (cx@ for
- * collector@) reads as what it is; one that only looks like another (a Cyrillic с for a Latin c, a
- * zero-width character) is also spelled out (spelledOut). The name is not known without userinfo,
- * so it is not shown (OfferedAccount).
+ * docs/security.md, a look-alike account: the account the confirmation page names, from the
+ * verified token only (the IdP is not asked before the confirmation): the whole login (`sub`, the
+ * email address at both IdPs), never cut, and the collector number when the token carries one. A
+ * look-alike address (cx@ for collector@) reads as what it is; one that only looks like another (a
+ * Cyrillic с for a Latin c, a zero-width character) is also spelled out (spelledOut). The name is
+ * not known without userinfo, so it is not shown (OfferedAccount).
  */
 export function offeredAccount(claims: AccessTokenClaims): OfferedAccount {
   const login = typeof claims.sub === 'string' ? claims.sub : '';
@@ -408,9 +415,10 @@ export function spelledOut(login: string): string {
 /**
  * The collector a token names as the session records them: the ID token's `sub`, the user id. Access
  * tokens carry it as `uid`, Okta's and the embedded IdP's alike; their `sub` is the login (Okta's
- * "Tokens and claims", issue 49 item 2, docs/brand-contract.md). So the session is listed, signed out
- * everywhere and ended by back-channel logout with the collector's other sessions. A token without
- * `uid` names no one: keying its session on the login would set it apart from all of them.
+ * "Tokens and claims", docs/brand-contract.md §5, docs/brand-contract.md). So the session is
+ * listed, signed out everywhere and ended by back-channel logout with the collector's other
+ * sessions. A token without `uid` names no one: keying its session on the login would set it apart
+ * from all of them.
  */
 function subjectOf(claims: AccessTokenClaims): string | undefined {
   const id = claims.uid;

@@ -19,8 +19,9 @@ describe(isTopLevelNavigation.name, () => {
 });
 
 /**
- * Issue 50 item 3: a `t` signs in at once only from this origin, or from a sibling site that is a
- * brand origin of the redirect policy (its Origin, when the browser sends one, else its Referer).
+ * docs/security.md, a sibling host: a `t` signs in at once only from this origin, or from a sibling
+ * site that is a brand origin of the redirect policy (its Origin, when the browser sends one, else
+ * its Referer).
  */
 describe(signsInAtOnce.name, () => {
   const brands = new Set(['https://www.psacard.com', 'https://signon.collectors.com']);
@@ -71,7 +72,9 @@ describe(signsInAtOnce.name, () => {
   });
 });
 
-/** Issue 50 item 7: the confirmation's form post comes from this service's own page. */
+/**
+ * docs/security.md, the offer key: the confirmation's form post comes from this service's own page.
+ */
 describe(isSameOriginPost.name, () => {
   const own = 'https://signon.collectors.com';
   it.each([

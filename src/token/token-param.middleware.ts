@@ -58,8 +58,9 @@ function originOf(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * Whether a top-level navigation's `t` may sign in at once (issue 32 item 1, issue 50 item 3), by
- * Fetch Metadata `Sec-Fetch-Site` and, for a sibling site, the page it came from:
+ * Whether a top-level navigation's `t` may sign in at once (docs/security.md: login CSRF through
+ * `t`, a sibling host), by Fetch Metadata `Sec-Fetch-Site` and, for a sibling site, the page it
+ * came from:
  * - `same-origin`: a page of this service;
  * - `same-site` whose Origin (when the browser sends one) or else Referer is a brand origin of the
  *   redirect policy (`allowedOrigins`): a brand on a sibling host handing the collector back. Any
@@ -81,10 +82,10 @@ export function signsInAtOnce(
 }
 
 /**
- * Whether a form post comes from a page of this service (docs/design.md "CSRF", issue 50 item 7):
- * `Sec-Fetch-Site: same-origin` and an Origin of this service, each where the browser sends it, as
- * the API's mutations check Origin. What proves the page in every browser is the form's CSRF token,
- * which only a page of this origin can read (TokenOffers checks it).
+ * Whether a form post comes from a page of this service (docs/design.md "CSRF", docs/security.md,
+ * the offer key): `Sec-Fetch-Site: same-origin` and an Origin of this service, each where the
+ * browser sends it, as the API's mutations check Origin. What proves the page in every browser is
+ * the form's CSRF token, which only a page of this origin can read (TokenOffers checks it).
  */
 export function isSameOriginPost(headers: IncomingHttpHeaders, ownOrigin: string): boolean {
   const site = headers['sec-fetch-site'];
@@ -122,7 +123,8 @@ export class TokenParamMiddleware implements NestMiddleware {
     if (isExempt(url.pathname)) return next();
     url.searchParams.delete('t');
     const jar = this.cookies.read(req);
-    // Issue 50 item 6: the browser's own session id, not the first a sibling subdomain planted.
+    // docs/security.md, a shadowed session cookie: the browser's own session id, not the first a
+    // sibling subdomain planted.
     const sessionId = await this.liveSessions.sessionIdOf(
       this.cookies.sessionIds(req),
       jar.sessionBinding,

@@ -21,11 +21,11 @@ import type { OfferRefusal } from './token-offers';
  * this origin. Not `no-referrer`, as elsewhere: under it a browser sends `Origin: null` with the
  * page's own form post (Fetch, "append a request Origin header"), and the post could not prove that
  * it came from this origin. Nothing reaches another origin, and the `k` a same-origin Referer
- * carries is redacted from the logs like `t` (issue 50 item 7).
+ * carries is redacted from the logs like `t` (docs/security.md, the offer key).
  */
 const CONFIRMATION_HEADERS = { ...HANDOFF_HEADERS, 'Referrer-Policy': 'same-origin' } as const;
 
-/** What the confirmation page's form posts (issue 50 item 7). */
+/** What the confirmation page's form posts (docs/security.md, the offer key). */
 interface ConfirmationForm {
   readonly k?: unknown;
   readonly csrf?: unknown;
@@ -34,14 +34,16 @@ interface ConfirmationForm {
 
 /**
  * Issue 32 item 1: the page a cross-site `t` leads to. It names the account the link would sign this
- * browser into and asks (issue 50 item 2: the whole address and the collector number, see
- * TokenSigninPage), or go on without signing in. The offer is this browser's only (the signinBinding
- * cookie), lives five minutes, is the token's only live one and is taken once (TokenOffers).
+ * browser into and asks (docs/security.md, a look-alike account: the whole address and the
+ * collector number, see TokenSigninPage), or go on without signing in. The offer is this browser's
+ * only (the signinBinding cookie), lives five minutes, is the token's only live one and is taken
+ * once (TokenOffers).
  *
- * Issue 50 item 7: showing the page changes nothing (GET). Both answers are a form post from the
- * page (POST): a same-origin one (isSameOriginPost) carrying the page's CSRF token and the browser's
- * binding, all checked before the offer is touched, so another site, another browser or a forged
- * form cannot confirm the collector's offer, nor burn it. "Not you?" ends the offer.
+ * docs/security.md, the offer key: showing the page changes nothing (GET). Both answers are a form
+ * post from the page (POST): a same-origin one (isSameOriginPost) carrying the page's CSRF token
+ * and the browser's binding, all checked before the offer is touched, so another site, another
+ * browser or a forged form cannot confirm the collector's offer, nor burn it. "Not you?" ends the
+ * offer.
  */
 @Controller()
 @RateLimited()

@@ -53,12 +53,12 @@ export interface JwtUserinfoDeps {
  * server error where Okta answers with the claims. This answers a bearer JWT here: signature,
  * expiry, issuer and audience checked, the account its `uid` names still there, then the account's
  * claims that the token's `scp` releases. The account is the token's `uid`, never its `sub`: an
- * access token's `sub` is the login, as at Okta (okta-shape.ts oktaAccessTokenSubject, issue 49
- * item 2); the answer's `sub` is the user id, as Okta's userinfo states it. oidc-provider keeps no
- * record of its JWT access tokens (it stores only opaque ones), so like any resource server (RFC
- * 9068 §6) this takes a valid token until its `exp`; the lifetime (IDP_ACCESS_TOKEN_TTL_SECONDS)
- * bounds it. Anything else (an opaque token, a token in the body) goes on to oidc-provider's own
- * userinfo.
+ * access token's `sub` is the login, as at Okta (okta-shape.ts oktaAccessTokenSubject,
+ * docs/brand-contract.md §5); the answer's `sub` is the user id, as Okta's userinfo states it.
+ * oidc-provider keeps no record of its JWT access tokens (it stores only opaque ones), so like any
+ * resource server (RFC 9068 §6) this takes a valid token until its `exp`; the lifetime
+ * (IDP_ACCESS_TOKEN_TTL_SECONDS) bounds it. Anything else (an opaque token, a token in the body)
+ * goes on to oidc-provider's own userinfo.
  */
 export function jwtUserinfo(deps: JwtUserinfoDeps) {
   const keySet = createLocalJWKSet(publicKeys(deps.keys));

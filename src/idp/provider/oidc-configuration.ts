@@ -95,8 +95,8 @@ export function accountClaims(
 }
 
 /**
- * This service's client and each brand's client (issue 3 item 3; one for every redirect brand by
- * default, issue 49 item 3). All are first-party.
+ * This service's client and each brand's client (one for every redirect brand by
+ * default, docs/brand-contract.md §1). All are first-party.
  */
 export function oidcClients(config: AppConfig): ClientMetadata[] {
   const base = config.http.publicUrl;
@@ -112,8 +112,8 @@ export function oidcClients(config: AppConfig): ClientMetadata[] {
     backchannel_logout_uri: `${base}${ROUTES.backchannelLogout}`,
     backchannel_logout_session_required: true,
   };
-  // Issue 49 item 3: a brand's tokens are issued to its own client, both on a hop's silent grant
-  // (which lands on this service's sign-in landing) and on the brand code redirect.
+  // docs/brand-contract.md §1: a brand's tokens are issued to its own client, both on a hop's
+  // silent grant (which lands on this service's sign-in landing) and on the brand code redirect.
   const brands = Object.values(config.brandClients).map((c): ClientMetadata => ({
     client_id: c.clientId,
     client_secret: c.clientSecret,
@@ -141,7 +141,7 @@ export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
   const loaded = new WeakMap<object, IdpAccount>();
   // The account each access token is issued for, kept by extraTokenClaims for the JWT customizer of
   // the same token (oidc-provider hands both the same token object): Okta's `sub`, the login, needs
-  // no second look-up (issue 49 item 2).
+  // no second look-up (docs/brand-contract.md §5).
   const issuedFor = new WeakMap<object, IdpAccount>();
   // `token` is what the claims are for: the authorization code or refresh token being exchanged (both
   // name the IdP session they come from), or an access token at userinfo.
@@ -217,7 +217,8 @@ export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
         // Okta's "Tokens and claims": an access token's `sub` is the user's login and `uid` the user
         // id (the ID token's `sub`, what this service keys its sessions on). oidc-provider puts the
         // account id in `sub` and extraTokenClaims may not override it, so the signed payload is
-        // rewritten here (issue 49 item 2). ID tokens and userinfo keep `sub` = the user id, as Okta's.
+        // rewritten here (docs/brand-contract.md §5). ID tokens and userinfo keep `sub` = the user
+        // id, as Okta's.
         jwt: async (_ctx, token, jwt) => {
           const accountId = 'accountId' in token ? token.accountId : undefined;
           if (typeof accountId !== 'string') return;

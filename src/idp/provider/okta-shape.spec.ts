@@ -15,7 +15,7 @@ describe(oktaAccessTokenSubject.name, () => {
     CollectorsId: 100001,
   };
 
-  it('Okta\'s "Tokens and claims": sub is the login, uid the user id (issue 49 item 2)', () => {
+  it('Okta\'s "Tokens and claims": sub is the login, uid the user id', () => {
     expect(oktaAccessTokenSubject(signed, account)).toEqual({
       ...signed,
       sub: 'collector@example.com',

@@ -47,8 +47,8 @@ export const TOKEN_TTL = {
  * claims"): `sub` is the user's login (their email) and `uid` their user id, which is the `sub` of
  * their ID token and of userinfo. oidc-provider signs the account id as `sub` and extraTokenClaims
  * may not override it, so the JWT customizer (oidc-configuration.ts) rewrites the payload with this.
- * Issue 49 item 2: a brand that keyed its sessions on the embedded IdP's `sub` worked in local and
- * dev and broke against Okta; docs/brand-contract.md tells brands to key on `uid`.
+ * docs/brand-contract.md §5: a brand that keyed its sessions on the embedded IdP's `sub` worked in
+ * local and dev and broke against Okta; docs/brand-contract.md tells brands to key on `uid`.
  */
 export function oktaAccessTokenSubject(
   payload: Readonly<Record<string, unknown>>,

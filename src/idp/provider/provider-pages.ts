@@ -75,9 +75,10 @@ export function providerPages(
       const nonce = pooledRandomBytes(16).toString('base64');
       ctx.set('Cache-Control', 'no-store');
       // form-action 'self' is enough here, though Chromium checks a post's whole redirect chain against
-      // it (issue 49 item 1, src/render/form-action.ts): this post's chain ends on this service's logout
-      // landing (the only registered post_logout_redirect_uri), a page that goes on to the brand's `r`
-      // by a navigation of its own (test/browser/first-signin-cross-origin.spec.ts).
+      // it (docs/design.md "Headers", src/render/form-action.ts): this post's chain ends on this
+      // service's logout landing (the only registered post_logout_redirect_uri), a page that goes
+      // on to the brand's `r` by a navigation of its own
+      // (test/browser/first-signin-cross-origin.spec.ts).
       ctx.set(
         'Content-Security-Policy',
         `default-src 'self'; script-src 'nonce-${nonce}'; style-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,

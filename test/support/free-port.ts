@@ -1,15 +1,35 @@
 import * as net from 'node:net';
 
-/** A TCP port on 127.0.0.1 that is free right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports are handed out below the kernel's ephemeral range (32768-60999 here), in a slice of their
+ * own for each Jest worker. Asking the kernel for port 0 and closing it again (the usual trick)
+ * raced twice in CI: between the close and the app's listen, another worker's outgoing connection
+ * or its own "free" port took the same number (EADDRINUSE). Below the ephemeral range no outgoing
+ * connection is given the port, and the slices keep workers apart.
+ */
+const FIRST_PORT = 20_000;
+const SLICE = 500;
+const SLICES = 24; // 20000 + 24 × 500 = 32000, still below the ephemeral range
+
+const worker = Number(process.env.JEST_WORKER_ID ?? 0) || process.pid;
+const sliceStart = FIRST_PORT + (worker % SLICES) * SLICE;
+let next = 0;
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** A TCP port on 127.0.0.1 that is free now and that no other test worker will be given. */
+export async function freePort(): Promise<number> {
+  for (let tried = 0; tried < SLICE; tried += 1) {
+    const port = sliceStart + (next % SLICE);
+    next += 1;
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${sliceStart}-${sliceStart + SLICE - 1}`);
 }

@@ -81,11 +81,19 @@ function node24Image(outDir, run) {
   process.env[NODE24_ENV] = paths.node;
 }
 
+/** The run's own folders under .test-data/; a path from the environment that points anywhere else
+ * (a hand-set SIGNON_TEST_BUILD, say) is left alone rather than deleted. */
+function removeRunFolder(dir) {
+  const testData = path.join(ROOT, '.test-data') + path.sep;
+  if (!dir.startsWith(testData)) return;
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
 function remove() {
   const main = process.env[BUILD_ENV];
-  if (main) fs.rmSync(path.resolve(main, '../..'), { recursive: true, force: true });
+  if (main) removeRunFolder(path.resolve(main, '../..'));
   const image = process.env[NODE24_MAIN_ENV];
-  if (image) fs.rmSync(path.resolve(image, '../../..'), { recursive: true, force: true });
+  if (image) removeRunFolder(path.resolve(image, '../../..'));
 }
 
 module.exports = {

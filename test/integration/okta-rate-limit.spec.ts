@@ -1,6 +1,7 @@
 import { AppMetrics } from '../../src/metrics';
 import { IdpCalls } from '../../src/oidc/idp-calls';
 import { IDP_ENDPOINTS } from '../../src/oidc/idp-rate-limit';
+import { IDP_PROBE_INTERVAL_MS, IdpStatus } from '../../src/oidc/idp-status';
 import { Browser, BrowserResponse } from '../support/browser';
 import { freePort } from '../support/free-port';
 import { LogoutEndpoint } from '../support/logout-endpoint';
@@ -412,5 +413,43 @@ describe('two instances on one Redis share the rate limit', () => {
     await idp.fault('none');
     await untilLimitsPass(two);
     await signIn(two);
+  }, 60_000);
+});
+
+describe('Okta’s rate limit on the discovery document', () => {
+  const DISCOVERY = '/oauth2/default/.well-known/openid-configuration';
+  let idp: OktaIdp;
+  let t: TestApp;
+  beforeAll(async () => {
+    const port = await freePort();
+    idp = await oktaIdpFor([port]);
+    // Over the limit before the service has read the document even once.
+    await idp.fault('429', DISCOVERY, { resetSeconds: RESET_SECONDS });
+    t = await appAt(port, idp);
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await idp?.close();
+  });
+
+  it('/signin says when to try again; /healthz’s probe waits too; then sign-in goes on', async () => {
+    const res = await page(new Browser(), `${t.url}/signin?b=psa`);
+    expectRateLimitPage(res, /too many requests/);
+    await expectNoOutage(t);
+    // /healthz's background read of the document, once the last word is old: held back, so Okta
+    // saw one request in all, and the IdP is still up.
+    const status = t.app.get(IdpStatus);
+    expect(status.current(Date.now() + IDP_PROBE_INTERVAL_MS).status).toBe('up');
+    await status.settled();
+    expect(status.current().status).toBe('up');
+    expect(await idp.requests(DISCOVERY)).toEqual([
+      { method: 'GET', path: DISCOVERY, status: 429 },
+    ]);
+    expect(await metric(t, 'idp_rate_limited_total', { endpoint: 'discovery' })).toBe(2);
+    await idp.fault('none');
+    await untilLimitsPass(t);
+    const start = await new Browser().get(`${t.url}/signin?b=psa`);
+    expect(start.status).toBe(302);
+    expect(start.headers.get('location')).toMatch(new RegExp(`^${idp.issuer}/v1/authorize\\?`));
   }, 60_000);
 });

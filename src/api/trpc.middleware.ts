@@ -10,6 +10,7 @@ import { trpcNodeHandler } from './trpc-node-handler';
 import { MAX_HEX_INPUT } from './hex-json-transformer';
 import { type TrpcContext, correlationIdOf, outageError } from './trpc';
 import { SSR_HEADER } from '../shared/api-wire';
+import { AppError } from '../errors/app-error';
 import { servicePath } from '../shared/routes';
 
 /** §8: where an UNAUTHORIZED sends the browser. */
@@ -91,6 +92,10 @@ export class TrpcMiddleware implements NestMiddleware {
           return { status: 302, headers };
         }
         const first = errors[0];
+        // The IdP's rate limit says when to try again (RFC 9110 §10.2.3, docs/okta.md).
+        const retryAfter =
+          first?.cause instanceof AppError ? first.cause.retryAfterSeconds() : undefined;
+        if (retryAfter !== undefined) headers.set('retry-after', String(retryAfter));
         return { status: first ? getHTTPStatusCodeFromError(first) : 500, headers };
       },
       onError: ({ error, path, type, req }) =>

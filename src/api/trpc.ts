@@ -33,12 +33,22 @@ export interface TrpcContext {
 export { CSRF_HEADER } from '../shared/api-wire';
 
 /**
- * An outage a procedure met (the IdP or the session store not answering, issue 31 item 3) as the
- * tRPC error it is: BAD_GATEWAY (502) for the IdP, §8's OktaError; SERVICE_UNAVAILABLE (503) for the
- * store. Never INTERNAL_SERVER_ERROR, which would read as a bug of ours. Anything else is left as is.
+ * An outage a procedure met (the IdP or the session store not answering: docs/operating.md), or
+ * the IdP's rate limit, as the tRPC error it is: BAD_GATEWAY (502) for the IdP, §8's OktaError;
+ * SERVICE_UNAVAILABLE (503) for the store; TOO_MANY_REQUESTS (429) for the rate limit. Never
+ * INTERNAL_SERVER_ERROR, which would read as a bug of ours. Anything else is left as is.
  */
 export function outageError(error: unknown): TRPCError | undefined {
-  if (!(error instanceof AppError) || error.status < 500) return undefined;
+  if (!(error instanceof AppError)) return undefined;
+  // The IdP's rate limit (docs/okta.md "Rate limits"): TOO_MANY_REQUESTS (429), and the answer's
+  // Retry-After says when (TrpcMiddleware).
+  if (error.code === 'IdpRateLimited')
+    return new TRPCError({
+      code: 'TOO_MANY_REQUESTS',
+      message: `${error.code}: ${error.message}`,
+      cause: error,
+    });
+  if (error.status < 500) return undefined;
   return new TRPCError({
     code: error.status === 502 ? 'BAD_GATEWAY' : 'SERVICE_UNAVAILABLE',
     message: `${error.code}: ${error.message}`,

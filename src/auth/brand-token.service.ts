@@ -82,6 +82,8 @@ export class BrandTokenService {
       );
       return redirectTo(url, { cookies: [{ set: BINDING_COOKIE, value: binding }] });
     } catch (error) {
+      // Discovery held back by the IdP's rate limit: 429, not an outage (docs/okta.md).
+      if (error instanceof IdpError && error.rateLimit) throw error;
       throw new AppError('OktaError', 'the IdP could not be reached', { cause: error });
     }
   }
@@ -167,6 +169,8 @@ function classify(error: unknown): AppError {
       { cause: error },
     );
   }
+  // The IdP's rate limit: the 429 page, with when to try again (docs/okta.md "Rate limits").
+  if (error instanceof IdpError && error.rateLimit) return error;
   if (error instanceof IdpError && !error.outage) {
     const why = error.oauthError ?? 'the callback or the answer did not validate';
     return new AppError('BrandLoginFailed', `the IdP refused the code: ${why}`, {

@@ -230,8 +230,9 @@ export class SigninService {
       });
     } catch (e) {
       // Issue 31 item 3: an IdP that cannot be reached, answers 5xx or times out is an outage (§8
-      // OktaError, 502), not the collector's failed sign-in; a refused or invalid answer is.
-      if (e instanceof IdpError && e.outage) throw AppError.inJourney(e, audience);
+      // OktaError, 502), not the collector's failed sign-in; a refused or invalid answer is. Its
+      // rate limit is neither: IdpRateLimited (429), with when to try again (docs/okta.md).
+      if (e instanceof IdpError && e.undecided) throw AppError.inJourney(e, audience);
       throw new AppError('SigninFailed', 'the sign-in could not be completed', {
         cause: e,
         audience,
@@ -504,7 +505,7 @@ export class SigninService {
           cause: e,
           audience,
         });
-      if (e instanceof IdpError && e.outage) throw AppError.inJourney(e, audience);
+      if (e instanceof IdpError && e.undecided) throw AppError.inJourney(e, audience);
       throw new AppError('SigninFailed', 'the brand’s tokens could not be obtained', {
         cause: e,
         audience,

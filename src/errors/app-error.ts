@@ -19,6 +19,11 @@ export const ERROR_STATUS = {
   InvalidBrandClientCredentials: 401,
   BrandLoginFailed: 400,
   OktaError: 502,
+  /**
+   * The IdP's rate limit holds back the call this request needed (docs/okta.md "Rate limits"): the
+   * answer says when to try again (Retry-After).
+   */
+  IdpRateLimited: 429,
   Unauthorized: 401,
   Forbidden: 403,
   NotFound: 404,
@@ -47,15 +52,28 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    options?: { cause?: unknown; audience?: ErrorAudience },
+    options?: { cause?: unknown; audience?: ErrorAudience; retryAt?: number },
   ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.status = ERROR_STATUS[code];
     if (options?.audience) this.audience = options.audience;
+    if (options?.retryAt !== undefined) this.retryAt = options.retryAt;
   }
 
   readonly audience?: ErrorAudience;
+  /**
+   * When trying again can work (epoch ms), for an error that passes at a known time (a rate limit):
+   * the answer's Retry-After (RFC 9110 §10.2.3) and the page's message say it.
+   */
+  readonly retryAt?: number;
+
+  /** Whole seconds until `retryAt` (at least 1), for Retry-After; undefined without one. */
+  retryAfterSeconds(now = Date.now()): number | undefined {
+    return this.retryAt === undefined
+      ? undefined
+      : Math.max(1, Math.ceil((this.retryAt - now) / 1000));
+  }
 
   /**
    * The error as the page of a journey should show it (issue 14 items 2 and 3): an AppError keeps its
@@ -66,6 +84,7 @@ export class AppError extends Error {
     if (!(error instanceof AppError) || error.audience) return error;
     return new AppError(error.code, error.message, {
       ...(error.cause === undefined ? {} : { cause: error.cause }),
+      ...(error.retryAt === undefined ? {} : { retryAt: error.retryAt }),
       audience,
     });
   }

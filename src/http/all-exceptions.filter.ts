@@ -55,7 +55,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const audience = exception instanceof AppError ? exception.audience : undefined;
     const locale = audience?.locale ?? localeOfRequest(req);
     const t = this.translators.for(locale);
-    const body = this.localize(this.describe(exception, correlationId), t);
+    // An error that passes at a known time (the IdP's rate limit) says when, in the header and the
+    // message (RFC 9110 §10.2.3).
+    const retryAfter = exception instanceof AppError ? exception.retryAfterSeconds() : undefined;
+    const body = this.localize(this.describe(exception, correlationId), t, retryAfter);
     // Issue 7: on a sign-in or sign-out route this is a failed sign-in or sign-out, by its code.
     this.metrics.requestFailed(req, body.error);
     if (exception instanceof AppError && body.statusCode >= 500) {
@@ -91,6 +94,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     // had set so far (e.g. a sign-in binding whose IdP redirect could not be built).
     if (body.statusCode >= 500) res.removeHeader('Set-Cookie');
     res.status(body.statusCode).setHeader('Cache-Control', 'no-store');
+    if (retryAfter !== undefined) res.setHeader('Retry-After', String(retryAfter));
     // A browser navigating (Accept: text/html first) gets the error page; API callers get JSON.
     if (req.accepts(['json', 'html']) === 'html') {
       this.errorPage(body, req, res, { ...audience, locale });
@@ -138,10 +142,10 @@ export class AllExceptionsFilter implements ExceptionFilter {
    * The collector reads the message in their language (§1). BadRequest keeps its specific text,
    * which names the offending field.
    */
-  private localize(body: ErrorBody, t: Translate): ErrorBody {
+  private localize(body: ErrorBody, t: Translate, retryAfter?: number): ErrorBody {
     if (body.error === 'BadRequest') return body;
     const key = `common.errors.${body.error}`;
-    const text = t(key);
+    const text = t(key, retryAfter === undefined ? undefined : { seconds: retryAfter });
     return text !== key ? { ...body, message: text } : body;
   }
 

@@ -15,8 +15,19 @@ const STORE_BUCKETS = [
   0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1,
 ];
 
-/** §4 Token handling: refreshed, refused by the IdP, impossible (no refresh token), or broke. */
-export type RefreshOutcome = 'success' | 'refused' | 'no_refresh_token' | 'error';
+/**
+ * §4 Token handling: refreshed, refused by the IdP, impossible (no refresh token), held back by the
+ * IdP's rate limit (docs/okta.md "Rate limits": the session stays), or broke.
+ */
+export type RefreshOutcome = 'success' | 'refused' | 'no_refresh_token' | 'rate_limited' | 'error';
+/** IdP call latency buckets (seconds): Okta answers in tens of ms; calls time out at 5 s. */
+const IDP_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/**
+ * How an HTTP call to the IdP ended (docs/operating.md "IdP calls"): a 2xx answer; a 4xx refusal
+ * (an OAuth error, a rejected token); a 429; or an error (5xx, no answer, timed out).
+ */
+export type IdpCallOutcome = 'success' | 'refused' | 'rate_limited' | 'error';
+
 /** The SessionStore calls that are timed (close is not: it happens once, at shutdown). */
 export const STORE_OPERATIONS = [
   'get',
@@ -140,6 +151,23 @@ export class AppMetrics {
   readonly idpOutages = new Counter({
     name: 'idp_outages_total',
     help: 'Times this instance saw the IdP go from answering to not answering.',
+    registers: [this.registry],
+  });
+
+  // IdP calls (src/oidc/idp-calls.ts, docs/operating.md "IdP calls"). The endpoint label is one of
+  // IDP_ENDPOINTS (discovery, token, userinfo, revocation), never a URL.
+  readonly idpRequestDuration = new Histogram({
+    name: 'idp_request_duration_seconds',
+    help: 'HTTP calls to the IdP in seconds, by endpoint and outcome.',
+    labelNames: ['endpoint', 'outcome'] as const,
+    buckets: IDP_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly idpRateLimited = new Counter({
+    name: 'idp_rate_limited_total',
+    help: 'IdP calls answered 429, and calls not made while the endpoint was rate-limited.',
+    labelNames: ['endpoint'] as const,
     registers: [this.registry],
   });
 

@@ -5,8 +5,21 @@ import { PassThrough } from 'node:stream';
 import { testConfig } from '../../test/support/test-config';
 import { AppLogger } from '../logging/app-logger';
 import { AppMetrics } from '../metrics';
+import * as path from 'node:path';
+import { tempDataDir } from '../../test/support/test-config';
+import { SqliteSessionStore } from '../store/sqlite-session-store';
+import { IdpCalls } from './idp-calls';
+import { IdpRateLimited } from './idp-rate-limit';
 import { IDP_PROBE_INTERVAL_MS, IdpStatus } from './idp-status';
 import { IdpError } from './oidc-client';
+
+/** The guard every IdP call passes, on a real SQLite store of its own. */
+const idpCalls = (metrics: AppMetrics) =>
+  new IdpCalls(
+    new SqliteSessionStore(path.join(tempDataDir(), 'sessions.sqlite'), Date.now, 'test', false),
+    metrics,
+    new AppLogger(pino({ level: 'silent' })),
+  );
 
 function watcher(issuer: string) {
   const lines: Record<string, unknown>[] = [];
@@ -24,7 +37,7 @@ function watcher(issuer: string) {
     IDP_CLIENT_SECRET: 's'.repeat(40),
     BRAND_CLIENTS: '{}',
   });
-  const status = new IdpStatus(config, metrics, new AppLogger(pino(stream)));
+  const status = new IdpStatus(config, metrics, new AppLogger(pino(stream)), idpCalls(metrics));
   const gauge = async () => (await metrics.idpUp.get()).values[0]?.value;
   const outages = async () => (await metrics.idpOutages.get()).values[0]?.value;
   return { status, lines, gauge, outages };
@@ -49,11 +62,25 @@ describe(IdpStatus.name, () => {
     expect(lines.map((l) => l.event)).toEqual(['idp-down', 'idp-up']);
   });
 
+  it('takes a 429 for an answer: up, no idp-down line; a call not made says nothing', async () => {
+    const { status, lines, gauge, outages } = watcher('https://login.example/oauth2/default');
+    status.report(true, undefined, 0);
+    status.report(false, new Error('x', { cause: new IdpRateLimited('token', 60_000, false) }), 1);
+    expect(status.current(1)).toMatchObject({ status: 'up' });
+    status.report(false, new IdpRateLimited('token', 60_000, true), 2);
+    expect(status.current(2)).toMatchObject({ status: 'up' });
+    expect(await gauge()).toBe(1);
+    expect(await outages()).toBe(0);
+    expect(lines.map((l) => l.event)).not.toContain('idp-down');
+  });
+
   it('is not watched with the embedded IdP', () => {
+    const metrics = new AppMetrics();
     const status = new IdpStatus(
       testConfig(),
-      new AppMetrics(),
+      metrics,
       new AppLogger(pino({ level: 'silent' })),
+      idpCalls(metrics),
     );
     expect(status.watched).toBe(false);
     status.report(false, new Error('x'));
@@ -127,5 +154,18 @@ describe('IdpError: an outage or a refusal', () => {
     const error = new IdpError('x', oauthError, { invalidResponse });
     expect(error.outage).toBe(outage);
     expect(error.code).toBe(code);
+  });
+
+  it.each([
+    ['the IdP answered 429', false],
+    ['the call was held back', true],
+  ])('rate-limited (%s): neither, 429 IdpRateLimited with the time to retry', (_name, local) => {
+    const limit = new IdpRateLimited('token', 1_000_000, local);
+    // openid-client wraps what its fetch threw in an error of its own.
+    const error = new IdpError('x', undefined, { cause: new Error('wrapped', { cause: limit }) });
+    expect(error).toMatchObject({ outage: false, undecided: true, rateLimit: limit });
+    expect(error.code).toBe('IdpRateLimited');
+    expect(error.status).toBe(429);
+    expect(error.retryAfterSeconds(990_500)).toBe(10);
   });
 });

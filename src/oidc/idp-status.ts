@@ -3,6 +3,9 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { errorSummary } from '../errors/error-summary';
 import { AppLogger } from '../logging/app-logger';
 import { AppMetrics } from '../metrics';
+import type { FetchFunction } from '../tracing';
+import { IdpCalls } from './idp-calls';
+import { rateLimitOf } from './idp-rate-limit';
 
 /** How old the last word about the IdP may be before /healthz has it asked again. */
 export const IDP_PROBE_INTERVAL_MS = 10_000;
@@ -37,14 +40,18 @@ export class IdpStatus {
   private heardAt = 0;
   private probing: Promise<void> | undefined;
   readonly watched: boolean;
+  /** The probe's fetch: timed, and held back while discovery is rate-limited, as every IdP call. */
+  private readonly fetch: FetchFunction;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: AppMetrics,
     private readonly logger: AppLogger,
+    calls: IdpCalls,
   ) {
     this.logger.setContext(IdpStatus.name);
     this.watched = config.idp.mode === 'external';
+    this.fetch = calls.fetch((url, init) => fetch(url, init as RequestInit));
   }
 
   /** The last word; asks the IdP in the background when it is stale. */
@@ -60,12 +67,18 @@ export class IdpStatus {
     return this.probing ?? Promise.resolve();
   }
 
-  /** An outcome of a real call: it answered (any OAuth answer counts), or it did not. */
+  /**
+   * An outcome of a real call: it answered (any OAuth answer counts), or it did not. A 429 is an
+   * answer (docs/okta.md "Rate limits": the IdP is up, and says to wait); a call not made because
+   * of an earlier 429 says nothing new.
+   */
   report(answered: boolean, error?: unknown, now = Date.now()): void {
     if (!this.watched) return;
+    const rateLimit = rateLimitOf(error);
+    if (rateLimit?.local) return;
     this.heardAt = now;
     const was = this.state.status;
-    if (answered) {
+    if (answered || rateLimit) {
       this.metrics.idpUp.set(1);
       if (was === 'up') return;
       this.state = { status: 'up', since: new Date(now).toISOString() };
@@ -87,7 +100,7 @@ export class IdpStatus {
   private async probe(): Promise<void> {
     const issuer = this.config.idp.issuer;
     try {
-      const res = await fetch(`${issuer}/.well-known/openid-configuration`, {
+      const res = await this.fetch(`${issuer}/.well-known/openid-configuration`, {
         signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
         headers: { accept: 'application/json' },
       });

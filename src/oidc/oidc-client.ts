@@ -3,6 +3,8 @@ import * as client from 'openid-client';
 import type { ClientCredentials } from '../config/app-config';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
+import { IdpCalls } from './idp-calls';
+import { IdpRateLimited, rateLimitOf } from './idp-rate-limit';
 import { IdpStatus } from './idp-status';
 import { pkceChallenge } from './pkce';
 import {
@@ -37,12 +39,25 @@ export class IdpError extends AppError {
     readonly oauthError: string | undefined,
     options?: { cause?: unknown; invalidResponse?: boolean },
   ) {
-    const outage = isOutage(oauthError, options?.invalidResponse ?? false);
-    super(outage ? 'OktaError' : 'SigninFailed', message, options);
+    const rateLimit = rateLimitOf(options?.cause);
+    const outage = !rateLimit && isOutage(oauthError, options?.invalidResponse ?? false);
+    super(
+      rateLimit ? 'IdpRateLimited' : outage ? 'OktaError' : 'SigninFailed',
+      message,
+      rateLimit ? { ...options, retryAt: rateLimit.until } : options,
+    );
     this.name = 'IdpError';
     this.invalidResponse = options?.invalidResponse ?? false;
     this.outage = outage;
+    this.rateLimit = rateLimit;
   }
+
+  /**
+   * The IdP's rate limit stopped the call (docs/okta.md "Rate limits"): it answered 429, or the
+   * endpoint is still held back from an earlier 429. Neither an outage nor a refusal: nothing was
+   * decided about the collector, who is told when to try again (§8 IdpRateLimited, 429).
+   */
+  readonly rateLimit: IdpRateLimited | undefined;
 
   /**
    * The IdP did not answer (unreachable, timed out, an HTTP error page, or an OAuth error that says
@@ -50,6 +65,14 @@ export class IdpError extends AppError {
    * of it, and the collector is told to try again shortly (§8 OktaError), never that they failed.
    */
   readonly outage: boolean;
+
+  /**
+   * Nothing was decided about the collector: an outage, or the IdP's rate limit. A session never
+   * ends and a sign-in never fails as refused because of either.
+   */
+  get undecided(): boolean {
+    return this.outage || this.rateLimit !== undefined;
+  }
 }
 
 /**
@@ -116,20 +139,24 @@ export class OidcClient {
   private readonly configurations = new Map<string, Promise<client.Configuration>>();
   private readonly tracer: Tracer = activeTracer();
   /**
-   * Issue 17 item 2: with tracing on, every HTTP request to the IdP is a client span carrying the
-   * trace context (the embedded IdP, and any IdP that traces, continue it); undefined when off, so
-   * openid-client keeps its own fetch.
+   * Every HTTP request to the IdP goes through IdpCalls (timed by endpoint, and held back while the
+   * endpoint is rate-limited: docs/okta.md "Rate limits"). With tracing on each is also a client
+   * span carrying the trace context (the embedded IdP, and any IdP that traces, continue it).
    */
-  readonly fetch: FetchFunction | undefined = this.tracer.enabled
-    ? tracedFetch(this.tracer)
-    : undefined;
+  readonly fetch: FetchFunction;
   /** What every IdP operation's span says about where it went. */
   private readonly spanAttributes: SpanAttributes;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly status: IdpStatus,
+    calls: IdpCalls,
   ) {
+    this.fetch = calls.fetch(
+      this.tracer.enabled
+        ? tracedFetch(this.tracer)
+        : (url, init) => fetch(url, init as RequestInit),
+    );
     this.spanAttributes = { 'server.address': new URL(config.idp.issuer).hostname };
   }
 

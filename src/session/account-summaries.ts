@@ -65,9 +65,10 @@ export interface SigninFacts {
 /**
  * Reads what a new session records at its sign-in: the token's claims, then the IdP's userinfo
  * through the OIDC adapter (issue 31 item 1: an IdP may state the §3 claims there only).
- * - The IdP is down (unreachable, 5xx, timing out): an outage, thrown as the §8 OktaError (issue 31
- *   item 3). Going on without userinfo would silently drop the §2 steps of an IdP that states them
- *   there, and the collector can simply try again.
+ * - The IdP is down (unreachable, 5xx, timing out): an outage, thrown as the §8 OktaError; or its
+ *   rate limit holds userinfo back: thrown as IdpRateLimited (docs/okta.md "Rate limits"). Going on
+ *   without userinfo would silently drop the §2 steps of an IdP that states them there, and the
+ *   collector can simply try again.
  * - The IdP answered but refused or sent something invalid: logged, and the landing shows what the
  *   token said; the sign-in stands (it was proven by the code exchange).
  */
@@ -97,7 +98,7 @@ export class AccountSummaries {
     try {
       return await this.oidc.userinfo(accessToken, sub);
     } catch (error) {
-      if (error instanceof IdpError && error.outage) throw error;
+      if (error instanceof IdpError && error.undecided) throw error;
       this.logger.warn(
         {
           err: error instanceof Error ? error.message : 'userinfo failed',

@@ -80,8 +80,9 @@ export class RevocationQueue implements OnModuleInit, OnApplicationShutdown {
         { cause: errorSummary(error), ...(brand ? { brand } : {}) },
         'refresh token revocation failed',
       );
-      if (error instanceof IdpError && error.outage)
-        await this.add(refreshToken, Date.now(), brand);
+      // Rate-limited too (docs/okta.md "Rate limits"): queued, and tried once the limit has passed.
+      if (error instanceof IdpError && error.undecided)
+        await this.add(refreshToken, Date.now(), brand, error.rateLimit?.until);
     });
   }
 
@@ -91,14 +92,20 @@ export class RevocationQueue implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Queues a refresh token whose revocation failed because the IdP did not answer. */
-  async add(refreshToken: string, now = Date.now(), brand?: Brand): Promise<void> {
+  async add(
+    refreshToken: string,
+    now = Date.now(),
+    brand?: Brand,
+    /** Not before this (epoch ms): the end of the IdP's rate limit on revocation. */
+    notBefore = 0,
+  ): Promise<void> {
     const id = pooledRandomBytes(16).toString('base64url');
     const key = `revocation:${id}`;
     const entry: Entry = {
       sealed: this.vault.seal(refreshToken, key),
       ...(brand ? { brand } : {}),
       retries: 0,
-      dueAt: now + revocationDelayMs(1, this.config.idp.revocationRetryMs),
+      dueAt: Math.max(notBefore, now + revocationDelayMs(1, this.config.idp.revocationRetryMs)),
     };
     await this.store.set(key, JSON.stringify(entry), ENTRY_TTL_SECONDS);
     await this.store.addMember(PENDING, id, ENTRY_TTL_SECONDS);
@@ -144,6 +151,11 @@ export class RevocationQueue implements OnModuleInit, OnApplicationShutdown {
       this.logger.info({ event: 'revocation-retried', retries }, 'queued revocation done');
       return this.forget(id, key);
     } catch (error) {
+      if (error instanceof IdpError && error.rateLimit) {
+        // Not a failure of the IdP: the retry is not counted, and waits for the limit to pass.
+        const later: Entry = { ...entry, dueAt: Math.max(error.rateLimit.until, now + 1) };
+        return this.store.set(key, JSON.stringify(later), ENTRY_TTL_SECONDS);
+      }
       if (!(error instanceof IdpError) || !error.outage) {
         // The IdP answered: there is nothing more to ask of it.
         this.logger.warn({ retries, cause: errorSummary(error) }, 'queued revocation refused');

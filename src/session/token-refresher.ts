@@ -106,6 +106,16 @@ export class TokenRefresher {
         this.metrics.tokenRefresh('success');
         return updated;
       } catch (error) {
+        // The IdP's rate limit (docs/okta.md "Rate limits") never signs anyone out: the session
+        // goes on with the access token it holds while that is valid; once it has expired the
+        // request gets the 429 page (or TOO_MANY_REQUESTS) saying when to try again, and the
+        // session stays. No call is made while the token endpoint is held back (IdpCalls), so a
+        // collector's page views cost the IdP nothing until then.
+        if (error instanceof IdpError && error.rateLimit) {
+          this.metrics.tokenRefresh('rate_limited');
+          if (!hasExpired(current.tokens)) return current;
+          throw error;
+        }
         // The IdP refused the refresh token: signed out (§4). The IdP is down: the session stays and
         // the request gets the 502 page, so the collector is still signed in once it is back.
         if (error instanceof IdpError && !error.outage) {

@@ -35,7 +35,14 @@ export interface OktaClient {
   readonly postLogoutRedirectUris?: readonly string[];
 }
 
-export type IdpFault = 'none' | 'down' | '503' | 'hang';
+export type IdpFault = 'none' | 'down' | '503' | 'hang' | '429';
+
+/** One request the IdP received, as it answered it (faulted ones too). */
+export interface IdpRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+}
 
 export interface TokenRequest {
   readonly grant_type: string;
@@ -48,12 +55,17 @@ export interface OktaIdp {
   readonly issuer: string;
   readonly port: number;
   /**
-   * Switches the IdP's behaviour; resolves once it is in effect. `path` limits a '503' or 'hang' to
-   * one endpoint (e.g. '/oauth2/default/v1/userinfo').
+   * Switches the IdP's behaviour; resolves once it is in effect. `path` limits a fault to one
+   * endpoint (e.g. '/oauth2/default/v1/userinfo'). '429' answers as Okta's rate limit does (429,
+   * `X-Rate-Limit-Limit`, `X-Rate-Limit-Remaining: 0`, `X-Rate-Limit-Reset` in epoch seconds, and
+   * the E0000047 JSON body), with a Reset `resetSeconds` (default 3) after the window's first
+   * request.
    */
-  fault(mode: IdpFault, path?: string): Promise<void>;
+  fault(mode: IdpFault, path?: string, options?: { readonly resetSeconds?: number }): Promise<void>;
   /** What its token endpoint was asked so far. */
   tokenRequests(): Promise<TokenRequest[]>;
+  /** Every request so far, faulted ones too, optionally only those to one path. */
+  requests(path?: string): Promise<IdpRequest[]>;
   output(): string;
   close(): Promise<void>;
 }
@@ -103,7 +115,7 @@ export async function startOktaIdp(options: {
     issuer: `${tls ? 'https' : 'http'}://localhost:${port}/oauth2/default`,
     port,
     output: () => output,
-    fault: (mode, path) =>
+    fault: (mode, path, faultOptions) =>
       new Promise<void>((resolve) => {
         const onMessage = (message: unknown) => {
           if ((message as { fault?: string }).fault !== mode) return;
@@ -111,7 +123,18 @@ export async function startOktaIdp(options: {
           resolve();
         };
         child.on('message', onMessage);
-        child.send({ fault: mode, ...(path ? { path } : {}) });
+        child.send({ fault: mode, ...(path ? { path } : {}), ...faultOptions });
+      }),
+    requests: (path) =>
+      new Promise<IdpRequest[]>((resolve) => {
+        const onMessage = (message: unknown) => {
+          const list = (message as { requests?: IdpRequest[] }).requests;
+          if (!list) return;
+          child.off('message', onMessage);
+          resolve(path ? list.filter((r) => r.path === path) : list);
+        };
+        child.on('message', onMessage);
+        child.send({ report: 'requests' });
       }),
     tokenRequests: () =>
       new Promise<TokenRequest[]>((resolve) => {

@@ -18,6 +18,7 @@ const PASSING_ERRORS: ReadonlySet<string> = new Set([
   'RequestTimeout',
   'OktaError',
   'TooManyRequests',
+  'IdpRateLimited',
 ]);
 
 /**

@@ -14,8 +14,9 @@
 //
 // Configuration comes as JSON in OKTA_IDP_CONFIG (see test/support/okta-idp.ts); it prints one line
 // `listening <port>` when ready. Faults are switched by IPC messages {fault: 'none'|'down'|'503'|
-// 'hang'}, answered {fault} once in effect: 'down' stops listening (connections are refused), '503'
-// answers every request with 503, 'hang' never answers.
+// 'hang'|'429'}, answered {fault} once in effect: 'down' stops listening (connections are refused),
+// '503' answers every request with 503, 'hang' never answers, '429' answers as Okta's rate limit
+// does (see okta429 below). {report: 'requests'} answers every request so far, faulted ones too.
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -390,18 +391,51 @@ async function interaction(req, res, uid) {
 
 /** The token endpoint's requests, in order. */
 const tokenRequests = [];
+/** Every request's method, path and answer status, in order (faulted ones too). */
+const requests = [];
 let fault = 'none';
-/** The path a '503' or 'hang' fault is limited to (e.g. /oauth2/default/v1/userinfo), or every path. */
+/** The path a fault is limited to (e.g. /oauth2/default/v1/userinfo), or every path. */
 let faultPath;
+/** A '429' fault's window: how long it lasts, and when the current one ends (epoch seconds). */
+let rateLimitWindowSeconds = 3;
+let rateLimitResetAt = 0;
 const callback = provider.callback();
 
+/**
+ * Okta's answer to a request over its rate limit ("Rate limits" in Okta's developer docs): 429, the
+ * bucket's limit, nothing remaining, the window's end in epoch seconds, and error E0000047 as JSON.
+ * A request after the window's end opens a new window (the fault is still on).
+ */
+function okta429(res) {
+  const now = Math.floor(Date.now() / 1000);
+  if (rateLimitResetAt <= now) rateLimitResetAt = now + rateLimitWindowSeconds;
+  res.writeHead(429, {
+    'content-type': 'application/json',
+    'x-rate-limit-limit': '600',
+    'x-rate-limit-remaining': '0',
+    'x-rate-limit-reset': String(rateLimitResetAt),
+  });
+  res.end(
+    JSON.stringify({
+      errorCode: 'E0000047',
+      errorSummary: 'API call exceeded rate limit due to too many requests.',
+      errorLink: 'E0000047',
+      errorId: `oae${crypto.randomBytes(11).toString('base64url')}`,
+      errorCauses: [],
+    }),
+  );
+}
+
 async function handle(req, res) {
-  const faulty = !faultPath || new URL(req.url, issuer).pathname === faultPath;
+  const path = new URL(req.url, issuer).pathname;
+  res.on('finish', () => requests.push({ method: req.method, path, status: res.statusCode }));
+  const faulty = !faultPath || path === faultPath;
   if (faulty && fault === 'hang') return; // never answers
   if (faulty && fault === '503') {
     res.writeHead(503, { 'content-type': 'text/html' });
     return res.end('<h1>Service Unavailable</h1>');
   }
+  if (faulty && fault === '429') return okta429(res);
   try {
     const url = new URL(req.url, issuer);
     const step = /^\/interaction\/([A-Za-z0-9_-]+)$/.exec(url.pathname);
@@ -439,8 +473,16 @@ process.on('message', async (message) => {
     process.send?.({ tokenRequests });
     return;
   }
+  if (message?.report === 'requests') {
+    process.send?.({ requests });
+    return;
+  }
   const next = message?.fault;
-  if (!['none', 'down', '503', 'hang'].includes(next)) return;
+  if (!['none', 'down', '503', 'hang', '429'].includes(next)) return;
+  if (next === '429') {
+    rateLimitWindowSeconds = message.resetSeconds ?? 3;
+    rateLimitResetAt = 0;
+  }
   if (next === 'down' && fault !== 'down') {
     await new Promise((resolve) => {
       server.close(() => resolve());

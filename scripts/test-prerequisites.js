@@ -3,7 +3,8 @@
 // redis-server for the Redis adapter and the multi-instance tests (also the sentinel of the Sentinel
 // tests: Debian's redis-server runs as one with --sentinel, so the redis-sentinel package, only a
 // service wrapper around the same binary, is not needed), redis-cli for `redis-cli --cluster create`
-// of the cluster tests, Chromium and its headless shell for the browser specs.
+// of the cluster tests, Chromium and its headless shell for the browser specs, Prometheus and
+// promtool for the alerts of deploy/monitoring.
 // It installs Debian's packages when they are missing and we may (root with apt-get); otherwise it
 // stops with a message that says what to install. Tests are never skipped for a missing program:
 // a browser spec that still finds no Chromium fails with the same advice (test/support/chromium.ts).
@@ -39,6 +40,17 @@ const REQUIRED = [
     program: 'chromium-headless-shell',
     pkg: 'chromium-headless-shell',
     why: 'browser specs (test/browser): pages, sign-in steps, accessibility, screenshots',
+  },
+  {
+    // Debian's prometheus package holds both the server and promtool.
+    program: 'promtool',
+    pkg: 'prometheus',
+    why: 'the alert rules of deploy/monitoring: promtool check rules and their rule unit tests',
+  },
+  {
+    program: 'prometheus',
+    pkg: 'prometheus',
+    why: 'the end-to-end alert test: a real Prometheus scrapes the service and fires its alerts',
   },
   {
     program: 'a Japanese font (Noto Sans CJK)',
@@ -79,7 +91,8 @@ function node24() {
 }
 
 function installMissing(missing) {
-  const pkgs = missing.map((m) => m.pkg);
+  // One package may provide several programs (prometheus: the server and promtool).
+  const pkgs = [...new Set(missing.map((m) => m.pkg))];
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const explain = missing
     .map((m) => `  - ${m.program} (Debian package ${m.pkg}): ${m.why}`)

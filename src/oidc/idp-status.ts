@@ -51,6 +51,8 @@ export class IdpStatus {
   ) {
     this.logger.setContext(IdpStatus.name);
     this.watched = config.idp.mode === 'external';
+    // The embedded IdP answers whenever this process does: 1, so no IdP alert fires on it.
+    if (!this.watched) this.metrics.idpUp.set(1);
     this.fetch = calls.fetch((url, init) => fetch(url, init as RequestInit));
   }
 

@@ -82,6 +82,8 @@ describe('metrics at /metrics', () => {
       ['nodejs_heap_size_used_bytes', 'gauge'],
     ])
       expect(res.text).toContain(`# TYPE ${name} ${type}\n`);
+    // The embedded IdP is this process: never reported down, so no IdP alert fires in dev.
+    expect(res.text).toMatch(/^idp_up 1$/m);
   });
 
   it('is neither logged per request nor rate limited', async () => {

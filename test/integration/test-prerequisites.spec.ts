@@ -59,7 +59,14 @@ describe('test prerequisites on a machine without them', () => {
       'chromium-headless-shell (Debian package chromium-headless-shell): browser specs',
     );
     expect(run.stderr).toContain(
-      'apt-get install -y redis-server redis-tools chromium chromium-headless-shell',
+      'promtool (Debian package prometheus): the alert rules of deploy/monitoring',
+    );
+    expect(run.stderr).toContain(
+      'prometheus (Debian package prometheus): the end-to-end alert test',
+    );
+    // The package that provides two of the programs is installed once.
+    expect(run.stderr).toContain(
+      'apt-get install -y redis-server redis-tools chromium chromium-headless-shell prometheus) and',
     );
   });
 
@@ -74,7 +81,17 @@ describe('test prerequisites on a machine without them', () => {
   it('passes, installing nothing, when every program is on PATH (even one without a shell)', () => {
     // No sh on this PATH: the script must find its shell at /bin/sh, not report everything missing.
     const run = runPrerequisites(
-      pathWith(['redis-server', 'redis-cli', 'chromium', 'chromium-headless-shell'], { sh: false }),
+      pathWith(
+        [
+          'redis-server',
+          'redis-cli',
+          'chromium',
+          'chromium-headless-shell',
+          'promtool',
+          'prometheus',
+        ],
+        { sh: false },
+      ),
     );
     expect(run).toEqual({ status: 0, stdout: '', stderr: '' });
   });

@@ -85,7 +85,7 @@ function instance(file: string) {
       .filter((v) => Object.entries(labels).every(([k, l]) => v.labels[k] === l))
       .reduce((sum, v) => sum + v.value, 0);
   };
-  return { calls, lines, store, sample };
+  return { calls, lines, store, sample, metrics };
 }
 
 describe(IdpCalls.name, () => {
@@ -121,6 +121,13 @@ describe(IdpCalls.name, () => {
     expect(await count('revocation', 'error')).toBe(1);
     // The keys endpoint is not one of the four: passed on, not timed.
     expect(await one.sample('idp_request_duration_seconds_count', {})).toBe(5);
+  });
+
+  it("exports each endpoint's rate-limited count at 0 before any 429, so its first rise alerts", async () => {
+    const [one] = twoInstances();
+    const text = await one.metrics.registry.metrics();
+    for (const endpoint of ['discovery', 'token', 'userinfo', 'revocation'])
+      expect(text).toContain(`idp_rate_limited_total{endpoint="${endpoint}"} 0\n`);
   });
 
   it('a 429 holds the endpoint back on every instance until its Reset, then lets calls go', async () => {

@@ -3,7 +3,7 @@ import { AppLogger } from '../logging/app-logger';
 import { AppMetrics, type IdpCallOutcome } from '../metrics';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
 import type { FetchFunction } from '../tracing';
-import { IdpEndpoint, IdpRateLimited, blockedUntil } from './idp-rate-limit';
+import { IDP_ENDPOINTS, IdpEndpoint, IdpRateLimited, blockedUntil } from './idp-rate-limit';
 
 /** The store key of an endpoint's block: shared by every instance on the store. */
 const blockKey = (endpoint: IdpEndpoint): string => `idp-ratelimit:${endpoint}`;
@@ -52,6 +52,9 @@ export class IdpCalls {
     private readonly logger: AppLogger,
   ) {
     this.logger.setContext(IdpCalls.name);
+    // Each endpoint's series exists from the start at 0: Prometheus's increase() sees no rise in a
+    // series whose first sample is already 1, so a fresh pod's first 429 would never alert.
+    for (const endpoint of IDP_ENDPOINTS) this.metrics.idpRateLimited.inc({ endpoint }, 0);
   }
 
   /** `inner` (the plain or the traced fetch), guarded and measured for the IdP's endpoints. */

@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { AppLogger } from '../logging/app-logger';
+import { AppMetrics } from '../metrics';
 import { randomUUID } from 'node:crypto';
 import type { Brand } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -65,6 +66,7 @@ export class BackchannelNotifier
     private readonly key: ServiceSigningKey,
     private readonly logger: AppLogger,
     private readonly ending: SessionEnding,
+    private readonly metrics: AppMetrics,
   ) {
     this.logger.setContext(BackchannelNotifier.name);
   }
@@ -151,6 +153,7 @@ export class BackchannelNotifier
         { event: 'backchannel-logout', brand, jti },
         'logout not sent: the brand has no client in BRAND_CLIENTS',
       );
+      this.metrics.backchannelDelivery(brand, 'abandoned');
       return { brand, delivered: false, attempts: 0 };
     }
     let status: number | undefined;
@@ -176,10 +179,14 @@ export class BackchannelNotifier
       status = await post(this.fetch, uri, token);
       if (status !== undefined && status >= 200 && status < 300) {
         this.logger.info({ event: 'backchannel-logout', brand, jti, attempt }, 'logout delivered');
+        this.metrics.backchannelDelivery(brand, 'delivered');
         return { brand, delivered: true, attempts: attempt, status };
       }
-      if (!isRetryable(status)) break;
+      if (!isRetryable(status) || attempt === DELIVERY_ATTEMPTS) break;
+      // This attempt failed and another follows; the last failure counts as abandoned below.
+      this.metrics.backchannelDelivery(brand, 'failed');
     }
+    this.metrics.backchannelDelivery(brand, 'abandoned');
     this.logger.warn(
       { event: 'backchannel-logout', brand, jti, status: status ?? 'unreachable' },
       'logout not delivered',

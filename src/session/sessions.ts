@@ -154,6 +154,15 @@ function frozen(record: SessionRecord): SessionRecord {
   return Object.freeze(record);
 }
 
+/**
+ * The counted set of every session until it lapses (SessionStore.addExpiringMember): its size is
+ * the live_sessions gauge (docs/operating.md "On-call metrics"). The store holds a lapsed record a day
+ * longer (LAPSED_GRACE_SECONDS) and a set listing every key would need a scan of the whole store
+ * (Redis has no cheap count of a key pattern), so each session is a member with its own end: moved
+ * on every write of the record (create, touch, refresh), dropped when it is ended.
+ */
+export const LIVE_SESSIONS_KEY = 'live-sessions';
+
 /** A session's entry in one of its index sets, kept as long as a session can live. */
 function addMember(key: string, handle: string): StoreWrite {
   return { op: 'addMember', key, member: handle, ttlSeconds: SESSION_TTL_SECONDS };
@@ -223,6 +232,42 @@ export class Sessions {
     const lifetimeLeft = (record.signedInAt ?? record.createdAt) + this.absoluteMs - now;
     const usable = Math.min(this.idleMs, lifetimeLeft) / 1000 + LAPSED_GRACE_SECONDS;
     return Math.max(1, Math.ceil(Math.min(sessionTtlSeconds(record.tokens, now), usable)));
+  }
+
+  /**
+   * How long from `now` the record stays live (hasLapsed false, and its tokens still usable: a
+   * session without a refresh token lapses with its access token); at least one second, as a store
+   * lifetime must be.
+   */
+  private liveSeconds(record: SessionRecord, now: number): number {
+    const liveMs = Math.min(
+      record.lastUsedAt + this.idleMs - now,
+      (record.signedInAt ?? record.createdAt) + this.absoluteMs - now,
+      sessionTtlSeconds(record.tokens, now) * 1000,
+    );
+    return Math.max(1, Math.ceil(liveMs / 1000));
+  }
+
+  /** Counts the session in live_sessions until it lapses (LIVE_SESSIONS_KEY). */
+  private countedLive(handle: string, record: SessionRecord, now: number): StoreWrite {
+    return {
+      op: 'addExpiringMember',
+      key: LIVE_SESSIONS_KEY,
+      member: handle,
+      ttlSeconds: this.liveSeconds(record, now),
+    };
+  }
+
+  /**
+   * Moves a written session's end in live_sessions. Its own call after the record's write: a store
+   * that fails here has already failed the request's own work, or will on its next call, and the
+   * failure is counted (session_store_errors_total); a session in use is counted again at its next
+   * touch, so the gauge is never off for longer than that.
+   */
+  private async recount(handle: string, record: SessionRecord, now: number): Promise<void> {
+    await this.store
+      .addExpiringMember(LIVE_SESSIONS_KEY, handle, this.liveSeconds(record, now))
+      .catch(() => undefined);
   }
 
   /** The record as stored: its tokens sealed for this key, so a copy of the store holds no token. */
@@ -317,6 +362,7 @@ export class Sessions {
         value: this.serialize(key, stored),
         ttlSeconds: this.ttlSeconds(stored, now),
       },
+      this.countedLive(handle, stored, now),
       ...superseding,
       ...(options.alongside?.(id) ?? []),
     ]);
@@ -349,6 +395,7 @@ export class Sessions {
           // Same family, so the same collector and IdP session: its index entries are known without
           // opening the record (deleteByHandle would decrypt it only to read them).
           { op: 'delete', key: `session:${previous}` },
+          { op: 'removeExpiringMember', key: LIVE_SESSIONS_KEY, member: previous },
           ...[...indexes, familyBrand].map((index): StoreWrite => ({
             op: 'removeMember',
             key: index,
@@ -380,6 +427,7 @@ export class Sessions {
     // Never brings back a session that was ended meanwhile.
     if (await this.store.replace(key, raw, this.ttlSeconds(touched, now))) {
       this.keep(key, raw, touched);
+      await this.recount(this.handle(id), touched, now);
     }
     return touched;
   }
@@ -404,6 +452,7 @@ export class Sessions {
     // A session ended while its tokens were being refreshed stays ended.
     if (!(await this.store.replace(key, raw, this.ttlSeconds(updated, now)))) return undefined;
     this.keep(key, raw, updated);
+    await this.recount(this.handle(id), updated, Date.now());
     return updated;
   }
 
@@ -428,10 +477,16 @@ export class Sessions {
     const raw = await this.store.take(key);
     const record = raw ? this.parse(key, raw) : undefined;
     this.opened.delete(key);
+    if (raw) await this.store.removeExpiringMember(LIVE_SESSIONS_KEY, handle);
     if (!record) return undefined;
     await this.store.removeMember(this.subjectKey(record.sub), handle);
     if (record.idpSid) await this.store.removeMember(this.idpSidKey(record.idpSid), handle);
     return record;
+  }
+
+  /** How many sessions have not lapsed, on every instance (live_sessions). */
+  countLive(): Promise<number> {
+    return this.store.countMembersAlive(LIVE_SESSIONS_KEY);
   }
 
   /** The live sessions of one collector (an index entry without its record is pruned). */

@@ -12,7 +12,7 @@ export const SERVICE_NAME = 'collectors-signon';
  * The running build's version, from package.json (the image ships it beside dist/, see the
  * Dockerfile): `build_info`, the resource's service.version and every log line's `version`, so an
  * on-call engineer can tell which release an alert, a trace or a line came from
- * (docs/operating.md "Metrics").
+ * (docs/operating.md "On-call metrics").
  */
 export const SERVICE_VERSION: string = readVersion(path.join(PROJECT_ROOT, 'package.json'));
 

@@ -160,7 +160,8 @@ export class OtelTracer implements Tracer {
         resources.resourceFromAttributes({
           'service.name': DEFAULT_SERVICE_NAME,
           // OpenTelemetry resource semantic conventions: the build that made the span, so a trace
-          // names its release as build_info and every log line do (docs/operating.md "Traces").
+          // names its release as build_info and every log line do (docs/operating.md "OpenTelemetry
+          // traces").
           'service.version': SERVICE_VERSION,
           'deployment.environment.name': options.environment,
         }),

@@ -259,12 +259,14 @@ export class Sessions {
   }
 
   /**
-   * Moves a written session's end in live_sessions. Its own call after the record's write: a store
-   * that fails here has already failed the request's own work, or will on its next call, and the
-   * failure is counted (session_store_errors_total); a session in use is counted again at its next
-   * touch, so the gauge is never off for longer than that.
+   * Moves a written session's end in live_sessions, in a call of its own after the record's write.
+   * Its failure does not fail the request, whose own write was made: it is counted
+   * (session_store_errors_total), and the end moves again at the session's next touch (at most a
+   * minute of use later), so the gauge undercounts a session for no longer than that.
    */
-  private async recount(handle: string, record: SessionRecord, now: number): Promise<void> {
+  private async recount(key: string, record: SessionRecord, now: number): Promise<void> {
+    // The member is the handle the record is stored under (`session:<handle>`).
+    const handle = key.slice(key.indexOf(':') + 1);
     await this.store
       .addExpiringMember(LIVE_SESSIONS_KEY, handle, this.liveSeconds(record, now))
       .catch(() => undefined);
@@ -427,7 +429,7 @@ export class Sessions {
     // Never brings back a session that was ended meanwhile.
     if (await this.store.replace(key, raw, this.ttlSeconds(touched, now))) {
       this.keep(key, raw, touched);
-      await this.recount(this.handle(id), touched, now);
+      await this.recount(key, touched, now);
     }
     return touched;
   }
@@ -452,7 +454,7 @@ export class Sessions {
     // A session ended while its tokens were being refreshed stays ended.
     if (!(await this.store.replace(key, raw, this.ttlSeconds(updated, now)))) return undefined;
     this.keep(key, raw, updated);
-    await this.recount(this.handle(id), updated, Date.now());
+    await this.recount(key, updated, Date.now());
     return updated;
   }
 

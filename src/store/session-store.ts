@@ -50,7 +50,8 @@ export interface SessionStore {
   removeExpiringMember(key: string, member: string): Promise<void>;
   /**
    * How many members of a counted set have not reached their end: O(log n) in Redis (ZCOUNT), an
-   * index range in SQLite. Members past their end are dropped as the set is written.
+   * index range in SQLite. Members past their end are dropped by the adapter (Redis as the set is
+   * added to, SQLite with its periodic sweep of expired rows).
    */
   countMembersAlive(key: string): Promise<number>;
   /**

@@ -7,7 +7,13 @@ import { Sample, samplesOf, scrapeMetrics, valueOf } from '../support/metrics';
 import { eventually } from '../support/process-app';
 import { RunningRedis, startRedis } from '../support/redis-server';
 import { RoundRobinProxy } from '../support/round-robin-proxy';
-import { signInVia, signOutFromThisSite, throughBrandGrant } from '../support/signin-journey';
+import { Sessions } from '../../src/session/sessions';
+import {
+  jarCookie,
+  signInVia,
+  signOutFromThisSite,
+  throughBrandGrant,
+} from '../support/signin-journey';
 import { TestApp, TestAppEnv, startTestApp, useTestApp } from '../support/test-app';
 
 /**
@@ -180,6 +186,22 @@ function liveSessionCases(env: TestAppEnv): void {
 
 describe('live_sessions on SQLite', () => {
   liveSessionCases({ APP_ENV: 'dev' });
+});
+
+describe('live_sessions: a session that lapsed is no longer counted', () => {
+  // Idle for 10 s (longer than a value is reused, so the new session is seen first) and the
+  // session lapses; the store keeps its record a day longer.
+  const t = useTestApp({ APP_ENV: 'dev', SESSION_IDLE_TIMEOUT_SECONDS: '10' });
+
+  it('drops a session idle past the timeout, though the store still holds it', async () => {
+    const start = gauge(await scrapeMetrics(t), 'live_sessions');
+    const browser = new Browser();
+    await signInVia(t, browser, 'b=psa');
+    const sessionId = await jarCookie(browser, t.url, 'sessionId');
+    await metricsUntil(t, 'one more session', (s) => gauge(s, 'live_sessions') === start + 1);
+    await metricsUntil(t, 'it lapsed', (s) => gauge(s, 'live_sessions') === start, 30_000);
+    expect(await t.app.get(Sessions).get(sessionId)).toBeDefined();
+  }, 60_000);
 });
 
 describe('live_sessions on Redis', () => {

@@ -74,6 +74,7 @@ export class BackchannelNotifier
   /** Every session ending from now on sends logout tokens (session-ending.ts's port). */
   onModuleInit(): void {
     this.ending.addNotifier(this);
+    this.metrics.backchannelBrands(brandsWithUri(this.config.backchannel.uris));
   }
 
   sessionEnded(ended: { readonly sub: string; readonly owed: readonly OwedLogout[] }): void {
@@ -206,6 +207,11 @@ export class BackchannelNotifier
       DELIVERY_RECORD_TTL_SECONDS,
     );
   }
+}
+
+/** The brands that registered a back-channel logout URL. */
+function brandsWithUri(uris: AppConfig['backchannel']['uris']): Brand[] {
+  return (Object.keys(uris) as Brand[]).filter((brand) => uris[brand] !== undefined);
 }
 
 /** POSTs the token; the brand's status, or undefined when it could not be reached in time. */

@@ -154,6 +154,24 @@ describe('AppMetrics: on-call metrics', () => {
     expect(await lines()).toEqual(['revocation_queue_depth 3']);
   });
 
+  it('exports each outcome of the brands with a back-channel URL at 0 before any delivery', async () => {
+    const metrics = new AppMetrics();
+    metrics.backchannelBrands(['psa', 'lbe']);
+    const lines = (await metrics.registry.metrics())
+      .split('\n')
+      .filter((l) => l.startsWith('backchannel_logout_deliveries_total{'));
+    expect(lines.sort()).toEqual(
+      ['psa', 'lbe']
+        .flatMap((brand) =>
+          ['delivered', 'failed', 'abandoned'].map(
+            (outcome) =>
+              `backchannel_logout_deliveries_total{brand="${brand}",outcome="${outcome}"} 0`,
+          ),
+        )
+        .sort(),
+    );
+  });
+
   it('counts abandoned revocations and back-channel deliveries by brand and outcome', async () => {
     const metrics = new AppMetrics();
     metrics.revocationAbandoned();

@@ -24,7 +24,8 @@ export type RefreshOutcome = 'success' | 'refused' | 'no_refresh_token' | 'error
  * took, one that failed and will be retried, or the delivery given up (its last attempt failed, or
  * the brand refused the token, which no retry changes).
  */
-export type BackchannelDeliveryOutcome = 'delivered' | 'failed' | 'abandoned';
+export const BACKCHANNEL_OUTCOMES = ['delivered', 'failed', 'abandoned'] as const;
+export type BackchannelDeliveryOutcome = (typeof BACKCHANNEL_OUTCOMES)[number];
 /** The SessionStore calls that are timed (close is not: it happens once, at shutdown). */
 export const STORE_OPERATIONS = [
   'get',
@@ -217,6 +218,17 @@ export class AppMetrics {
 
   backchannelDelivery(brand: Brand, outcome: BackchannelDeliveryOutcome): void {
     this.backchannelDeliveries.inc({ brand, outcome });
+  }
+
+  /**
+   * Exports every outcome of these brands at 0 from the start: Prometheus's increase() and rate()
+   * see nothing of a series' first sample, so a series that first appeared at 1 (the first
+   * abandoned delivery) would never fire an alert on it.
+   */
+  backchannelBrands(brands: readonly Brand[]): void {
+    for (const brand of brands)
+      for (const outcome of BACKCHANNEL_OUTCOMES)
+        this.backchannelDeliveries.inc({ brand, outcome }, 0);
   }
 
   // ---- end of the on-call metrics.

@@ -121,6 +121,14 @@ describe('backchannel_logout_deliveries_total by brand and outcome', () => {
 
   it('counts each attempt: delivered, failed and retried, abandoned', async () => {
     const before = await scrapeMetrics(t);
+    // Every outcome of each brand with a URL is there at 0 from the start (so that an alert on
+    // increase() sees the first one), and no other brand.
+    const series = samplesOf(before, 'backchannel_logout_deliveries_total');
+    expect(series.map((s) => `${s.labels.brand}/${s.labels.outcome}=${s.value}`).sort()).toEqual(
+      ['psa', 'pcgs', 'psajapan']
+        .flatMap((b) => ['delivered', 'failed', 'abandoned'].map((o) => `${b}/${o}=0`))
+        .sort(),
+    );
     const browser = new Browser();
     await signInVia(t, browser, 'b=psa');
     for (const brand of ['pcgs', 'psajapan'])

@@ -156,10 +156,10 @@ function frozen(record: SessionRecord): SessionRecord {
 
 /**
  * The counted set of every session until it lapses (SessionStore.addExpiringMember): its size is
- * the live_sessions gauge (docs/operating.md "On-call metrics"). The store holds a lapsed record a day
- * longer (LAPSED_GRACE_SECONDS) and a set listing every key would need a scan of the whole store
- * (Redis has no cheap count of a key pattern), so each session is a member with its own end: moved
- * on every write of the record (create, touch, refresh), dropped when it is ended.
+ * the live_sessions gauge (docs/operating.md "On-call metrics"). Counting the records would not do:
+ * the store keeps a lapsed one a day longer (LAPSED_GRACE_SECONDS), and Redis has no cheap count of
+ * a key pattern (a scan of the whole store). So each session is a member with its own end, moved on
+ * every write of the record (create, touch, refresh) and dropped when the session is ended.
  */
 export const LIVE_SESSIONS_KEY = 'live-sessions';
 

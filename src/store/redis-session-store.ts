@@ -60,9 +60,9 @@ return 1`;
 
 /**
  * Counted sets (addExpiringMember) are sorted sets scored by each member's end, in ms on Redis's
- * own clock (TIME): one clock for every instance. Adding drops the members whose end has passed, in the
- * same step, so the set holds little beyond the members alive with no sweep of its own; each member
- * is dropped once, so an addition costs O(log n) over time. A script may write after TIME since
+ * own clock (TIME): one clock for every instance. Adding drops the members whose end has passed,
+ * in the same step, so the set holds little beyond the members alive with no sweep of its own;
+ * each member is dropped once, so an addition costs O(log n) over time. A script may write after TIME since
  * Redis 5 replicates its effects, not the script (`take` needs GETDEL, Redis 6.2, anyway).
  */
 const REDIS_NOW_MS = `local t = redis.call('TIME')

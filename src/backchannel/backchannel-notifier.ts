@@ -1,5 +1,6 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { AppLogger } from '../logging/app-logger';
+import { AppMetrics } from '../metrics';
 import { randomUUID } from 'node:crypto';
 import type { Brand } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -65,6 +66,7 @@ export class BackchannelNotifier
     private readonly key: ServiceSigningKey,
     private readonly logger: AppLogger,
     private readonly ending: SessionEnding,
+    private readonly metrics: AppMetrics,
   ) {
     this.logger.setContext(BackchannelNotifier.name);
   }
@@ -72,6 +74,7 @@ export class BackchannelNotifier
   /** Every session ending from now on sends logout tokens (session-ending.ts's port). */
   onModuleInit(): void {
     this.ending.addNotifier(this);
+    this.metrics.backchannelBrands(brandsWithUri(this.config.backchannel.uris));
   }
 
   sessionEnded(ended: { readonly sub: string; readonly owed: readonly OwedLogout[] }): void {
@@ -151,6 +154,7 @@ export class BackchannelNotifier
         { event: 'backchannel-logout', brand, jti },
         'logout not sent: the brand has no client in BRAND_CLIENTS',
       );
+      this.metrics.backchannelDelivery(brand, 'abandoned');
       return { brand, delivered: false, attempts: 0 };
     }
     let status: number | undefined;
@@ -176,10 +180,14 @@ export class BackchannelNotifier
       status = await post(this.fetch, uri, token);
       if (status !== undefined && status >= 200 && status < 300) {
         this.logger.info({ event: 'backchannel-logout', brand, jti, attempt }, 'logout delivered');
+        this.metrics.backchannelDelivery(brand, 'delivered');
         return { brand, delivered: true, attempts: attempt, status };
       }
-      if (!isRetryable(status)) break;
+      if (!isRetryable(status) || attempt === DELIVERY_ATTEMPTS) break;
+      // This attempt failed and another follows; the last failure counts as abandoned below.
+      this.metrics.backchannelDelivery(brand, 'failed');
     }
+    this.metrics.backchannelDelivery(brand, 'abandoned');
     this.logger.warn(
       { event: 'backchannel-logout', brand, jti, status: status ?? 'unreachable' },
       'logout not delivered',
@@ -199,6 +207,11 @@ export class BackchannelNotifier
       DELIVERY_RECORD_TTL_SECONDS,
     );
   }
+}
+
+/** The brands that registered a back-channel logout URL. */
+function brandsWithUri(uris: AppConfig['backchannel']['uris']): Brand[] {
+  return (Object.keys(uris) as Brand[]).filter((brand) => uris[brand] !== undefined);
 }
 
 /** POSTs the token; the brand's status, or undefined when it could not be reached in time. */

@@ -4,12 +4,13 @@ import type { LogFormat } from '../config/app-config';
 /**
  * How a pretty line reads (issue 17 item 4): time, level, `[context]`, the message, the method and
  * path of the request it was logged in, and for the access line the status and duration. The fields
- * every JSON line carries for machines (pid, hostname, env, the request and response objects) are
- * left out; anything else a line logs (an error, an event's fields) follows, indented.
+ * every JSON line carries for machines (pid, hostname, env, service, version, the request and
+ * response objects) are left out; anything else a line logs (an error, an event's fields) follows,
+ * indented.
  */
 export const PRETTY_OPTIONS = {
   translateTime: 'SYS:HH:MM:ss.l',
-  ignore: 'pid,hostname,env,context,req,res,responseTime',
+  ignore: 'pid,hostname,env,service,version,context,req,res,responseTime',
   messageFormat:
     '{if context}[{context}] {end}{msg}{if req.method} {req.method} {req.url}{end}' +
     '{if res.statusCode} → {res.statusCode}{end}{if responseTime} {responseTime} ms{end}',

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as os from 'node:os';
 import type { LoggerOptions } from 'pino';
 import type { AppConfig } from '../config/app-config';
+import { SERVICE_NAME, SERVICE_VERSION } from '../config/service-identity';
 import { REDACTED, redactUrl } from './redaction';
 import { traceOf } from './trace-context';
 import { ROUTES } from '../shared/routes';
@@ -72,15 +73,22 @@ export function serializeResponse(res: ServerResponse): Record<string, unknown> 
 }
 
 /**
- * The root logger's settings: JSON lines, the process and environment bound once, and the
+ * The root logger's settings: JSON lines, the process, environment, service name and version
+ * bound once (every line says which release wrote it, docs/operating.md "Logs"), and the
  * serializers above for every line that logs a `req` or `res`, so secrets never reach a line
- * (docs/design.md "Tokens stay secret"). Serializers rather than pino's `redact` paths, which would cost a
- * compiled pass over every line for the same result.
+ * (docs/design.md "Tokens stay secret"). Serializers rather than pino's `redact` paths, which
+ * would cost a compiled pass over every line for the same result.
  */
 export function rootLoggerOptions(config: AppConfig): LoggerOptions {
   return {
     level: config.log.level,
-    base: { pid: process.pid, hostname: os.hostname(), env: config.env },
+    base: {
+      pid: process.pid,
+      hostname: os.hostname(),
+      env: config.env,
+      service: SERVICE_NAME,
+      version: SERVICE_VERSION,
+    },
     serializers: { req: serializeRequest, res: serializeResponse },
   };
 }

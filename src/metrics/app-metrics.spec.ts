@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { PROJECT_ROOT } from '../config/project-paths';
 import { AppMetrics, NO_ERROR, OTHER_ERROR, UNKNOWN_BRAND } from './app-metrics';
 
 /** One sample's value in the registry's text output, 0 when absent. */
@@ -120,5 +123,77 @@ describe(AppMetrics.name, () => {
     ).toBe(1);
     expect(await sample(metrics, 'token_refreshes_total', 'outcome="success"')).toBe(1);
     expect(await sample(metrics, 'token_refreshes_total', 'outcome="refused"')).toBe(2);
+  });
+});
+
+describe('AppMetrics: on-call metrics', () => {
+  it('build_info is 1, labelled with the package version and the Node version', async () => {
+    const metrics = new AppMetrics();
+    const version = (
+      JSON.parse(readFileSync(path.join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+    expect(
+      await sample(metrics, 'build_info', `version="${version}",node_version="${process.version}"`),
+    ).toBe(1);
+  });
+
+  it('a store gauge is left out until watched and when its reading fails: no made-up 0', async () => {
+    const metrics = new AppMetrics();
+    const lines = async () =>
+      (await metrics.registry.metrics())
+        .split('\n')
+        .filter((l) => /^(revocation_queue_depth|live_sessions) /.test(l));
+    expect(await lines()).toEqual([]);
+    metrics.watchRevocationQueue(() => Promise.resolve(3));
+    metrics.watchLiveSessions(() => Promise.resolve(12));
+    expect(await lines()).toEqual(['revocation_queue_depth 3', 'live_sessions 12']);
+    // The store fails (a fresh reading, so none is reused): no sample rather than a stale one.
+    metrics.watchLiveSessions(() => Promise.reject(new Error('store down')));
+    expect(await lines()).toEqual(['revocation_queue_depth 3']);
+  });
+
+  it('exports each outcome of the brands with a back-channel URL at 0 before any delivery', async () => {
+    const metrics = new AppMetrics();
+    metrics.backchannelBrands(['psa', 'lbe']);
+    const lines = (await metrics.registry.metrics())
+      .split('\n')
+      .filter((l) => l.startsWith('backchannel_logout_deliveries_total{'));
+    expect(lines.sort()).toEqual(
+      ['psa', 'lbe']
+        .flatMap((brand) =>
+          ['delivered', 'failed', 'abandoned'].map(
+            (outcome) =>
+              `backchannel_logout_deliveries_total{brand="${brand}",outcome="${outcome}"} 0`,
+          ),
+        )
+        .sort(),
+    );
+  });
+
+  it('counts abandoned revocations and back-channel deliveries by brand and outcome', async () => {
+    const metrics = new AppMetrics();
+    metrics.revocationAbandoned();
+    metrics.backchannelDelivery('psa', 'failed');
+    metrics.backchannelDelivery('psa', 'delivered');
+    metrics.backchannelDelivery('pcgs', 'abandoned');
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('\nrevocations_abandoned_total 1\n');
+    for (const outcome of ['failed', 'delivered'])
+      expect(
+        await sample(
+          metrics,
+          'backchannel_logout_deliveries_total',
+          `brand="psa",outcome="${outcome}"`,
+        ),
+      ).toBe(1);
+    expect(
+      await sample(
+        metrics,
+        'backchannel_logout_deliveries_total',
+        'brand="pcgs",outcome="abandoned"',
+      ),
+    ).toBe(1);
   });
 });

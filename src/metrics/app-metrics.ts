@@ -5,6 +5,8 @@ import { ERROR_STATUS } from '../errors/app-error';
 import { processMetricsRegistry } from './process-metrics';
 import { RoutedRequest, routeLabel } from './route-label';
 import { ROUTES } from '../shared/routes';
+import { SERVICE_VERSION } from '../config/service-identity';
+import { Reading, ScrapedReading } from './scraped-reading';
 
 const HTTP_DURATION = 'http_request_duration_seconds';
 const HTTP_LABELS = ['method', 'route', 'status'] as const;
@@ -28,6 +30,13 @@ const IDP_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
  */
 export type IdpCallOutcome = 'success' | 'refused' | 'rate_limited' | 'error';
 
+/**
+ * A brand's back-channel logout delivery (OIDC Back-Channel Logout 1.0 §2.5): one attempt the brand
+ * took, one that failed and will be retried, or the delivery given up (its last attempt failed, or
+ * the brand refused the token, which no retry changes).
+ */
+export const BACKCHANNEL_OUTCOMES = ['delivered', 'failed', 'abandoned'] as const;
+export type BackchannelDeliveryOutcome = (typeof BACKCHANNEL_OUTCOMES)[number];
 /** The SessionStore calls that are timed (close is not: it happens once, at shutdown). */
 export const STORE_OPERATIONS = [
   'get',
@@ -41,10 +50,16 @@ export const STORE_OPERATIONS = [
   'addMember',
   'removeMember',
   'members',
+  'addExpiringMember',
+  'removeExpiringMember',
+  'countMembersAlive',
   'writeAll',
   'ping',
 ] as const;
 export type StoreOperation = (typeof STORE_OPERATIONS)[number];
+
+/** build_info's labels: what is running, fixed for the life of the process. */
+const BUILD_LABELS = { version: SERVICE_VERSION, node_version: process.version } as const;
 
 /** The `error` label of a success. */
 export const NO_ERROR = 'none';
@@ -171,6 +186,81 @@ export class AppMetrics {
     registers: [this.registry],
   });
 
+  // ---- On-call metrics (docs/operating.md "On-call metrics"): the revocation queue, back-channel
+  // deliveries, live sessions and the build. The two store gauges are read from the session store
+  // when scraped (ScrapedReading), so every instance reports the same, shared number.
+
+  private revocationQueueReading: ScrapedReading | undefined;
+  private liveSessionsReading: ScrapedReading | undefined;
+
+  readonly revocationQueueDepth: Gauge = new Gauge({
+    name: 'revocation_queue_depth',
+    help: 'Refresh-token revocations queued in the session store until the IdP answers (shared).',
+    registers: [this.registry],
+    collect: (): Promise<void> =>
+      collectReading(this.revocationQueueDepth, this.revocationQueueReading),
+  });
+
+  readonly revocationsAbandoned = new Counter({
+    name: 'revocations_abandoned_total',
+    help: 'Queued refresh-token revocations given up after their retries (the token stays valid).',
+    registers: [this.registry],
+  });
+
+  readonly backchannelDeliveries = new Counter({
+    name: 'backchannel_logout_deliveries_total',
+    help: 'Back-channel logout attempts to brands: delivered, failed (retried) or abandoned.',
+    labelNames: ['brand', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly liveSessions: Gauge = new Gauge({
+    name: 'live_sessions',
+    help: 'Sessions in the session store that have not lapsed (shared by every instance).',
+    registers: [this.registry],
+    collect: (): Promise<void> => collectReading(this.liveSessions, this.liveSessionsReading),
+  });
+
+  readonly buildInfo: Gauge<'version' | 'node_version'> = new Gauge({
+    name: 'build_info',
+    help: 'Always 1: the running build (package.json version) and Node.js version, as labels.',
+    labelNames: ['version', 'node_version'] as const,
+    registers: [this.registry],
+    // Set when scraped: the labels never change, and a reset registry still reports the build.
+    collect: (): void => this.buildInfo.set(BUILD_LABELS, 1),
+  });
+
+  /** How revocation_queue_depth is read (the revocation queue registers it). */
+  watchRevocationQueue(read: Reading): void {
+    this.revocationQueueReading = new ScrapedReading(read);
+  }
+
+  /** How live_sessions is read (the sessions register it). */
+  watchLiveSessions(read: Reading): void {
+    this.liveSessionsReading = new ScrapedReading(read);
+  }
+
+  revocationAbandoned(): void {
+    this.revocationsAbandoned.inc();
+  }
+
+  backchannelDelivery(brand: Brand, outcome: BackchannelDeliveryOutcome): void {
+    this.backchannelDeliveries.inc({ brand, outcome });
+  }
+
+  /**
+   * Exports every outcome of these brands at 0 from the start: Prometheus's increase() and rate()
+   * see nothing of a series' first sample, so a series that first appeared at 1 (the first
+   * abandoned delivery) would never fire an alert on it.
+   */
+  backchannelBrands(brands: readonly Brand[]): void {
+    for (const brand of brands)
+      for (const outcome of BACKCHANNEL_OUTCOMES)
+        this.backchannelDeliveries.inc({ brand, outcome }, 0);
+  }
+
+  // ---- end of the on-call metrics.
+
   private async countRequests(): Promise<void> {
     const { values } = await this.httpDuration.get();
     const countName = `${HTTP_DURATION}_count`;
@@ -213,4 +303,14 @@ export class AppMetrics {
     } as const;
     (kind === 'signin' ? this.signins : this.signouts).inc(labels);
   }
+}
+
+/**
+ * A gauge read when scraped: the reading's value, or no sample at all when there is no reading (not
+ * watched) or it failed. A made-up 0 would read as "the queue is empty" while the store is down.
+ */
+async function collectReading(gauge: Gauge, reading: ScrapedReading | undefined): Promise<void> {
+  const value = await reading?.get();
+  if (value === undefined) gauge.remove();
+  else gauge.set(value);
 }

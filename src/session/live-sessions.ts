@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AppMetrics } from '../metrics';
 import { matchesBinding } from './browser-binding';
 import { SessionRecord, Sessions } from './sessions';
 import { SessionEnding } from './session-ending';
@@ -17,7 +18,12 @@ export class LiveSessions {
     private readonly sessions: Sessions,
     private readonly refresher: TokenRefresher,
     private readonly ending: SessionEnding,
-  ) {}
+    metrics: AppMetrics,
+  ) {
+    // live_sessions: the store's count of sessions not yet lapsed (Sessions.countLive), read when
+    // scraped, so it is the same on every instance.
+    metrics.watchLiveSessions(() => this.sessions.countLive());
+  }
 
   /** The session the browser's id names, bound to its binding, with usable tokens; else undefined. */
   async read(

@@ -4,6 +4,7 @@ import type { Brand } from '../shared/brand';
 import { pooledRandomBytes } from '../common/random-bytes';
 import { errorSummary } from '../errors/error-summary';
 import { AppLogger } from '../logging/app-logger';
+import { AppMetrics } from '../metrics';
 import { IdpError, OidcClient } from '../oidc/oidc-client';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
 import { TokenVault } from '../store/token-vault';
@@ -54,8 +55,12 @@ export class RevocationQueue implements OnModuleInit, OnApplicationShutdown {
     private readonly vault: TokenVault,
     private readonly oidc: OidcClient,
     private readonly logger: AppLogger,
+    private readonly metrics: AppMetrics,
   ) {
     this.logger.setContext(RevocationQueue.name);
+    // revocation_queue_depth is read from the store when scraped: the queue is shared by every
+    // instance, so a count kept by one would miss what the others queued and drained.
+    metrics.watchRevocationQueue(() => this.pending());
   }
 
   onModuleInit(): void {
@@ -112,7 +117,11 @@ export class RevocationQueue implements OnModuleInit, OnApplicationShutdown {
     this.logger.warn({ event: 'revocation-queued' }, 'refresh token revocation queued for retry');
   }
 
-  /** How many revocations wait (for tests and the operators' questions). */
+  /**
+   * How many revocations wait (revocation_queue_depth). The set's members are listed: the queue is
+   * empty while the IdP answers and holds one entry per sign-out during an outage, and a scrape
+   * reads it at most once per READING_REUSE_MS (src/metrics/scraped-reading.ts).
+   */
   async pending(): Promise<number> {
     return (await this.store.members(PENDING)).length;
   }
@@ -162,6 +171,7 @@ export class RevocationQueue implements OnModuleInit, OnApplicationShutdown {
         return this.forget(id, key);
       }
       if (retries >= REVOCATION_RETRIES) {
+        this.metrics.revocationAbandoned();
         this.logger.error(
           { event: 'revocation-abandoned', retries, cause: errorSummary(error) },
           'queued revocation given up: the refresh token stays valid until it expires at the IdP',

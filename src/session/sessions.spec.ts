@@ -215,3 +215,84 @@ describe('Sessions.create: writes alongside the new session', () => {
     expect(await sessions.listForSubject(record.sub)).toEqual([]);
   });
 });
+
+/**
+ * live_sessions (docs/operating.md "On-call metrics"): the store counts each session until it
+ * lapses (idle timeout, absolute lifetime, or its access token when it has no refresh token), moves
+ * that end when the record is written, and drops it when the session ends. One clock for the
+ * sessions and the store.
+ */
+describe('Sessions.countLive', () => {
+  const config = testConfig({
+    SESSION_IDLE_TIMEOUT_SECONDS: '600',
+    SESSION_MAX_LIFETIME_SECONDS: '3600',
+  });
+  const t0 = 1_800_000_000_000;
+  let clock = t0;
+  let store: SqliteSessionStore;
+  let sessions: Sessions;
+  const withRefresh = {
+    brand: 'psa' as const,
+    sub: 'collector-1',
+    tokens: { accessToken: 'at', refreshToken: 'rt', expiresAt: t0 / 1000 + 300 },
+  };
+  /** A sign-in from a handed-over `t`: its access token only, for two minutes. */
+  const accessTokenOnly = {
+    brand: 'psa' as const,
+    sub: 'collector-2',
+    tokens: { accessToken: 'at', expiresAt: t0 / 1000 + 120 },
+  };
+
+  beforeEach(() => {
+    clock = t0;
+    store = new SqliteSessionStore(path.join(tempDataDir(), 'sessions.sqlite'), () => clock);
+    sessions = new Sessions(store, config, new TokenVault(config.tokenKeys));
+  });
+  afterEach(async () => {
+    await store.close();
+  });
+
+  it('counts a session until it lapses; a touch moves the end, an ending drops it', async () => {
+    expect(await sessions.countLive()).toBe(0);
+    const a = await sessions.create(withRefresh, clock);
+    await sessions.create(accessTokenOnly, clock);
+    const ended = await sessions.create({ ...withRefresh, sub: 'collector-3' }, clock);
+    expect(await sessions.countLive()).toBe(3);
+    await sessions.delete(ended);
+    expect(await sessions.countLive()).toBe(2);
+    // The access token only session lapses with its token.
+    clock = t0 + 121_000;
+    expect(await sessions.countLive()).toBe(1);
+    // Used: idle from now on, not from its creation.
+    const record = await sessions.get(a);
+    if (!record) throw new Error('no session');
+    await sessions.touch(a, record, clock);
+    clock = t0 + 650_000;
+    expect(await sessions.countLive()).toBe(1);
+    // Idle past the timeout: lapsed, though the store keeps the record a day longer.
+    clock = t0 + 121_000 + 601_000;
+    expect(await sessions.countLive()).toBe(0);
+    expect(await sessions.get(a)).toBeDefined();
+  });
+
+  it('a session lapses at its absolute lifetime however much it is used', async () => {
+    const a = await sessions.create(withRefresh, clock);
+    for (let minute = 9; minute <= 59; minute += 9) {
+      clock = t0 + minute * 60_000;
+      const record = await sessions.get(a);
+      if (!record) throw new Error('no session');
+      await sessions.touch(a, record, clock);
+      expect(await sessions.countLive()).toBe(1);
+    }
+    clock = t0 + 3_601_000;
+    expect(await sessions.countLive()).toBe(0);
+  });
+
+  it('a superseded session is no longer counted: one per brand and sign-in', async () => {
+    const family = { ...withRefresh, family: 'family-1' };
+    await sessions.create(family, clock, { supersede: true });
+    await sessions.create(family, clock, { supersede: true });
+    await sessions.create(family, clock, { supersede: true });
+    expect(await sessions.countLive()).toBe(1);
+  });
+});

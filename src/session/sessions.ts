@@ -154,6 +154,15 @@ function frozen(record: SessionRecord): SessionRecord {
   return Object.freeze(record);
 }
 
+/**
+ * The counted set of every session until it lapses (SessionStore.addExpiringMember): its size is
+ * the live_sessions gauge (docs/operating.md "On-call metrics"). Counting the records would not do:
+ * the store keeps a lapsed one a day longer (LAPSED_GRACE_SECONDS), and Redis has no cheap count of
+ * a key pattern (a scan of the whole store). So each session is a member with its own end, moved on
+ * every write of the record (create, touch, refresh) and dropped when the session is ended.
+ */
+export const LIVE_SESSIONS_KEY = 'live-sessions';
+
 /** A session's entry in one of its index sets, kept as long as a session can live. */
 function addMember(key: string, handle: string): StoreWrite {
   return { op: 'addMember', key, member: handle, ttlSeconds: SESSION_TTL_SECONDS };
@@ -223,6 +232,44 @@ export class Sessions {
     const lifetimeLeft = (record.signedInAt ?? record.createdAt) + this.absoluteMs - now;
     const usable = Math.min(this.idleMs, lifetimeLeft) / 1000 + LAPSED_GRACE_SECONDS;
     return Math.max(1, Math.ceil(Math.min(sessionTtlSeconds(record.tokens, now), usable)));
+  }
+
+  /**
+   * How long from `now` the record stays live (hasLapsed false, and its tokens still usable: a
+   * session without a refresh token lapses with its access token); at least one second, as a store
+   * lifetime must be.
+   */
+  private liveSeconds(record: SessionRecord, now: number): number {
+    const liveMs = Math.min(
+      record.lastUsedAt + this.idleMs - now,
+      (record.signedInAt ?? record.createdAt) + this.absoluteMs - now,
+      sessionTtlSeconds(record.tokens, now) * 1000,
+    );
+    return Math.max(1, Math.ceil(liveMs / 1000));
+  }
+
+  /** Counts the session in live_sessions until it lapses (LIVE_SESSIONS_KEY). */
+  private countedLive(handle: string, record: SessionRecord, now: number): StoreWrite {
+    return {
+      op: 'addExpiringMember',
+      key: LIVE_SESSIONS_KEY,
+      member: handle,
+      ttlSeconds: this.liveSeconds(record, now),
+    };
+  }
+
+  /**
+   * Moves a written session's end in live_sessions, in a call of its own after the record's write.
+   * Its failure does not fail the request, whose own write was made: it is counted
+   * (session_store_errors_total), and the end moves again at the session's next touch (at most a
+   * minute of use later), so the gauge undercounts a session for no longer than that.
+   */
+  private async recount(key: string, record: SessionRecord, now: number): Promise<void> {
+    // The member is the handle the record is stored under (`session:<handle>`).
+    const handle = key.slice(key.indexOf(':') + 1);
+    await this.store
+      .addExpiringMember(LIVE_SESSIONS_KEY, handle, this.liveSeconds(record, now))
+      .catch(() => undefined);
   }
 
   /** The record as stored: its tokens sealed for this key, so a copy of the store holds no token. */
@@ -317,6 +364,7 @@ export class Sessions {
         value: this.serialize(key, stored),
         ttlSeconds: this.ttlSeconds(stored, now),
       },
+      this.countedLive(handle, stored, now),
       ...superseding,
       ...(options.alongside?.(id) ?? []),
     ]);
@@ -349,6 +397,7 @@ export class Sessions {
           // Same family, so the same collector and IdP session: its index entries are known without
           // opening the record (deleteByHandle would decrypt it only to read them).
           { op: 'delete', key: `session:${previous}` },
+          { op: 'removeExpiringMember', key: LIVE_SESSIONS_KEY, member: previous },
           ...[...indexes, familyBrand].map((index): StoreWrite => ({
             op: 'removeMember',
             key: index,
@@ -380,6 +429,7 @@ export class Sessions {
     // Never brings back a session that was ended meanwhile.
     if (await this.store.replace(key, raw, this.ttlSeconds(touched, now))) {
       this.keep(key, raw, touched);
+      await this.recount(key, touched, now);
     }
     return touched;
   }
@@ -404,6 +454,7 @@ export class Sessions {
     // A session ended while its tokens were being refreshed stays ended.
     if (!(await this.store.replace(key, raw, this.ttlSeconds(updated, now)))) return undefined;
     this.keep(key, raw, updated);
+    await this.recount(key, updated, Date.now());
     return updated;
   }
 
@@ -428,10 +479,16 @@ export class Sessions {
     const raw = await this.store.take(key);
     const record = raw ? this.parse(key, raw) : undefined;
     this.opened.delete(key);
+    if (raw) await this.store.removeExpiringMember(LIVE_SESSIONS_KEY, handle);
     if (!record) return undefined;
     await this.store.removeMember(this.subjectKey(record.sub), handle);
     if (record.idpSid) await this.store.removeMember(this.idpSidKey(record.idpSid), handle);
     return record;
+  }
+
+  /** How many sessions have not lapsed, on every instance (live_sessions). */
+  countLive(): Promise<number> {
+    return this.store.countMembersAlive(LIVE_SESSIONS_KEY);
   }
 
   /** The live sessions of one collector (an index entry without its record is pruned). */

@@ -19,6 +19,9 @@ const OPERATIONS: Record<Exclude<keyof SessionStore, 'kind' | 'close'>, true> = 
   addMember: true,
   removeMember: true,
   members: true,
+  addExpiringMember: true,
+  removeExpiringMember: true,
+  countMembersAlive: true,
   writeAll: true,
   ping: true,
 } as const satisfies Record<StoreOperation, true>;
@@ -178,6 +181,33 @@ export class InstrumentedSessionStore implements SessionStore {
 
   members(key: string): Promise<string[]> {
     return this.timed('members', key, performance.now(), this.inner.members(key));
+  }
+
+  addExpiringMember(key: string, member: string, ttlSeconds: number): Promise<void> {
+    return this.timed(
+      'addExpiringMember',
+      key,
+      performance.now(),
+      this.inner.addExpiringMember(key, member, ttlSeconds),
+    );
+  }
+
+  removeExpiringMember(key: string, member: string): Promise<void> {
+    return this.timed(
+      'removeExpiringMember',
+      key,
+      performance.now(),
+      this.inner.removeExpiringMember(key, member),
+    );
+  }
+
+  countMembersAlive(key: string): Promise<number> {
+    return this.timed(
+      'countMembersAlive',
+      key,
+      performance.now(),
+      this.inner.countMembersAlive(key),
+    );
   }
 
   /** One observation and one span for the batch; its key namespace when all its writes share one. */

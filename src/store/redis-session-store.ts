@@ -59,6 +59,25 @@ if ttl < tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[2]) end
 return 1`;
 
 /**
+ * Counted sets (addExpiringMember) are sorted sets scored by each member's end, in ms on Redis's
+ * own clock (TIME): one clock for every instance. Adding drops the members whose end has passed,
+ * in the same step, so the set holds little beyond the members alive with no sweep of its own;
+ * each member is dropped once, so an addition costs O(log n) over time. A script may write after TIME since
+ * Redis 5 replicates its effects, not the script (`take` needs GETDEL, Redis 6.2, anyway).
+ */
+const REDIS_NOW_MS = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+const ADD_EXPIRING_MEMBER_SCRIPT = `${REDIS_NOW_MS}
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]) * 1000, ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return 1`;
+
+/** ZCOUNT of the members whose end is still ahead: O(log n), whatever the set's size. */
+const COUNT_MEMBERS_ALIVE_SCRIPT = `${REDIS_NOW_MS}
+return redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')`;
+
+/**
  * Redis adapter for several instances behind a load balancer, on one node (SESSION_STORE=redis), a
  * master found through Sentinel (redis-sentinel) or a Redis Cluster (redis-cluster). Commands fail
  * fast while Redis is unreachable: at once while ioredis knows the connection is down, otherwise after
@@ -246,6 +265,25 @@ export class RedisSessionStore implements SessionStore {
     return this.call(() => this.client.smembers(k));
   }
 
+  /** A sorted set by end time (see ADD_EXPIRING_MEMBER_SCRIPT); one key, so one hash slot. */
+  async addExpiringMember(key: string, member: string, ttlSeconds: number): Promise<void> {
+    assertValidMember(member);
+    assertValidTtl(ttlSeconds);
+    const k = this.k(key);
+    await this.call(() => this.script(ADD_EXPIRING_MEMBER_SCRIPT, k, member, ttlSeconds));
+  }
+
+  async removeExpiringMember(key: string, member: string): Promise<void> {
+    assertValidMember(member);
+    const k = this.k(key);
+    await this.call(() => this.client.zrem(k, member));
+  }
+
+  async countMembersAlive(key: string): Promise<number> {
+    const k = this.k(key);
+    return Number(await this.call(() => this.script(COUNT_MEMBERS_ALIVE_SCRIPT, k)));
+  }
+
   /**
    * One call after another, each on one key as the single calls are (see "Hash slots" above): a
    * MULTI over several keys would need them in one slot. The first failure stops the batch.
@@ -265,6 +303,12 @@ export class RedisSessionStore implements SessionStore {
           break;
         case 'removeMember':
           await this.removeMember(write.key, write.member);
+          break;
+        case 'addExpiringMember':
+          await this.addExpiringMember(write.key, write.member, write.ttlSeconds);
+          break;
+        case 'removeExpiringMember':
+          await this.removeExpiringMember(write.key, write.member);
           break;
       }
     }

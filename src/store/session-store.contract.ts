@@ -178,6 +178,39 @@ export function describeSessionStoreContract(
       expect(await store.members(k)).toHaveLength(20);
     });
 
+    it('counts the members of a counted set until the end of each', async () => {
+      const k = key('counted');
+      expect(await store.countMembersAlive(k)).toBe(0);
+      await store.addExpiringMember(k, 'short', 1);
+      await store.addExpiringMember(k, 'long', 60);
+      await store.addExpiringMember(k, 'moved', 1);
+      // Added again: its end moves (a session in use), it is not counted twice.
+      await store.addExpiringMember(k, 'moved', 60);
+      expect(await store.countMembersAlive(k)).toBe(3);
+      await advance(1.2);
+      expect(await store.countMembersAlive(k)).toBe(2);
+      await store.removeExpiringMember(k, 'long');
+      await store.removeExpiringMember(k, 'never-there');
+      expect(await store.countMembersAlive(k)).toBe(1);
+      await store.delete(k);
+      expect(await store.countMembersAlive(k)).toBe(0);
+    });
+
+    it('writeAll adds and removes members of counted sets', async () => {
+      const k = key('counted-batch');
+      await store.writeAll([
+        { op: 'addExpiringMember', key: k, member: 'a', ttlSeconds: 60 },
+        { op: 'addExpiringMember', key: k, member: 'b', ttlSeconds: 60 },
+        { op: 'addExpiringMember', key: k, member: 'c', ttlSeconds: 60 },
+        { op: 'removeExpiringMember', key: k, member: 'b' },
+      ]);
+      expect(await store.countMembersAlive(k)).toBe(2);
+      await expect(
+        store.writeAll([{ op: 'addExpiringMember', key: k, member: 'd', ttlSeconds: 0 }]),
+      ).rejects.toThrow(RangeError);
+      expect(await store.countMembersAlive(k)).toBe(2);
+    });
+
     it('writeAll makes its writes in order, as the single calls would', async () => {
       const [value, gone, set] = [key('batch-value'), key('batch-gone'), key('batch-set')];
       await store.set(gone, 'old', 60);
@@ -241,6 +274,9 @@ export function describeSessionStoreContract(
       await expect(store.set(key('ttl-frac'), 'v', 1.5)).rejects.toThrow(RangeError);
       await expect(store.addMember(key('m'), '', 60)).rejects.toThrow(RangeError);
       await expect(store.addMember(key('m'), 'x'.repeat(600), 60)).rejects.toThrow(RangeError);
+      await expect(store.addExpiringMember(key('e'), '', 60)).rejects.toThrow(RangeError);
+      await expect(store.addExpiringMember(key('e'), 'm', 0)).rejects.toThrow(RangeError);
+      await expect(store.countMembersAlive('')).rejects.toThrow(RangeError);
     });
   });
 }

@@ -41,6 +41,20 @@ export interface SessionStore {
   /** The set's members, in no particular order; empty when there is no such set. */
   members(key: string): Promise<string[]>;
   /**
+   * Counted sets, whose members each have a lifetime of their own (unlike addMember's sets, which
+   * live as one): adds a member, or moves an existing one's end, to ttlSeconds from now. Made to be
+   * counted cheaply (countMembersAlive), not listed: the live_sessions gauge (docs/operating.md
+   * "On-call metrics"). A Redis sorted set by end time, a SQLite table indexed by it.
+   */
+  addExpiringMember(key: string, member: string, ttlSeconds: number): Promise<void>;
+  removeExpiringMember(key: string, member: string): Promise<void>;
+  /**
+   * How many members of a counted set have not reached their end: O(log n) in Redis (ZCOUNT), an
+   * index range in SQLite. Members past their end are dropped by the adapter (Redis as the set is
+   * added to, SQLite with its periodic sweep of expired rows).
+   */
+  countMembersAlive(key: string): Promise<number>;
+  /**
    * Several writes, in order, each as its own call would make it. Every write is checked before any
    * is made, so a batch with a bad key, member or lifetime is refused whole. SQLite makes them in
    * one transaction: all or none, and one commit where separate calls make one each (issue 18: a
@@ -79,7 +93,14 @@ export type StoreWrite =
       readonly member: string;
       readonly ttlSeconds: number;
     }
-  | { readonly op: 'removeMember'; readonly key: string; readonly member: string };
+  | { readonly op: 'removeMember'; readonly key: string; readonly member: string }
+  | {
+      readonly op: 'addExpiringMember';
+      readonly key: string;
+      readonly member: string;
+      readonly ttlSeconds: number;
+    }
+  | { readonly op: 'removeExpiringMember'; readonly key: string; readonly member: string };
 
 /** The `set` of a batch. */
 export type StoreSet = Extract<StoreWrite, { readonly op: 'set' }>;
@@ -88,8 +109,8 @@ export type StoreSet = Extract<StoreWrite, { readonly op: 'set' }>;
 export function assertValidWrites(writes: readonly StoreWrite[]): void {
   for (const write of writes) {
     assertValidKey(write.key);
-    if (write.op === 'set' || write.op === 'addMember') assertValidTtl(write.ttlSeconds);
-    if (write.op === 'addMember' || write.op === 'removeMember') assertValidMember(write.member);
+    if ('ttlSeconds' in write) assertValidTtl(write.ttlSeconds);
+    if ('member' in write) assertValidMember(write.member);
   }
 }
 

@@ -141,7 +141,17 @@ export class SqliteSessionStore implements SessionStore {
          key TEXT PRIMARY KEY,
          expires_at INTEGER NOT NULL
        ) WITHOUT ROWID;
-       CREATE INDEX IF NOT EXISTS kv_sets_expires_at ON kv_sets (expires_at);`,
+       CREATE INDEX IF NOT EXISTS kv_sets_expires_at ON kv_sets (expires_at);
+       CREATE TABLE IF NOT EXISTS kv_expiring_members (
+         key TEXT NOT NULL,
+         member TEXT NOT NULL,
+         expires_at INTEGER NOT NULL,
+         PRIMARY KEY (key, member)
+       ) WITHOUT ROWID;
+       CREATE INDEX IF NOT EXISTS kv_expiring_members_count
+         ON kv_expiring_members (key, expires_at);
+       CREATE INDEX IF NOT EXISTS kv_expiring_members_expires_at
+         ON kv_expiring_members (expires_at);`,
     );
     // The schema is in the file: the worker's connection opens an existing database, never a new one.
     this.checkpointer = checkpointInWorker
@@ -204,6 +214,23 @@ export class SqliteSessionStore implements SessionStore {
          WHERE m.key = ? AND s.expires_at > ?`,
       ),
       deleteMembers: this.db.prepare<[string]>('DELETE FROM kv_members WHERE key = ?'),
+      addExpiringMember: this.db.prepare<[string, string, number]>(
+        `INSERT INTO kv_expiring_members (key, member, expires_at) VALUES (?, ?, ?)
+         ON CONFLICT(key, member) DO UPDATE SET expires_at = excluded.expires_at`,
+      ),
+      removeExpiringMember: this.db.prepare<[string, string]>(
+        'DELETE FROM kv_expiring_members WHERE key = ? AND member = ?',
+      ),
+      // A range of the (key, expires_at) index: no row outside the count is read.
+      countMembersAlive: this.db.prepare<[string, number], { alive: number }>(
+        'SELECT COUNT(*) AS alive FROM kv_expiring_members WHERE key = ? AND expires_at > ?',
+      ),
+      deleteExpiringMembers: this.db.prepare<[string]>(
+        'DELETE FROM kv_expiring_members WHERE key = ?',
+      ),
+      purgeExpiringMembers: this.db.prepare<[number]>(
+        'DELETE FROM kv_expiring_members WHERE expires_at <= ?',
+      ),
       deleteSet: this.db.prepare<[string]>('DELETE FROM kv_sets WHERE key = ?'),
       ping: this.db.prepare('SELECT 1'),
     };
@@ -289,6 +316,16 @@ export class SqliteSessionStore implements SessionStore {
         return this.addMemberNow(write.key, write.member, write.ttlSeconds);
       case 'removeMember':
         return this.removeMemberNow(write.key, write.member);
+      case 'addExpiringMember':
+        this.statements.addExpiringMember.run(
+          write.key,
+          write.member,
+          this.expiry(write.ttlSeconds),
+        );
+        return NOTHING_TO_LEARN;
+      case 'removeExpiringMember':
+        this.statements.removeExpiringMember.run(write.key, write.member);
+        return NOTHING_TO_LEARN;
     }
   }
 
@@ -342,6 +379,7 @@ export class SqliteSessionStore implements SessionStore {
     this.statements.delete.run(key);
     this.statements.deleteMembers.run(key);
     this.statements.deleteSet.run(key);
+    this.statements.deleteExpiringMembers.run(key);
     this.cache.delete(key);
     this.sets.delete(key);
     this.counters.delete(key);
@@ -446,6 +484,35 @@ export class SqliteSessionStore implements SessionStore {
     });
   }
 
+  addExpiringMember(key: string, member: string, ttlSeconds: number): Promise<void> {
+    return this.run(() => {
+      assertValidKey(key);
+      assertValidMember(member);
+      this.write({ op: 'addExpiringMember', key, member, ttlSeconds });
+    });
+  }
+
+  removeExpiringMember(key: string, member: string): Promise<void> {
+    return this.run(() => {
+      assertValidKey(key);
+      assertValidMember(member);
+      this.write({ op: 'removeExpiringMember', key, member });
+    });
+  }
+
+  /**
+   * Not cached: read from the file, which counts along the covering (key, expires_at) index without
+   * reading a row (100,000 members took 10-20 ms on a loaded 2-core machine); its only reader is a
+   * scrape, at most once per READING_REUSE_MS (src/metrics/scraped-reading.ts). Members past their
+   * end are swept with the expired rows (purge).
+   */
+  countMembersAlive(key: string): Promise<number> {
+    return this.run(() => {
+      assertValidKey(key);
+      return this.statements.countMembersAlive.get(key, this.now())?.alive ?? 0;
+    });
+  }
+
   ping(): Promise<void> {
     return this.run(() => {
       this.statements.ping.get();
@@ -520,6 +587,7 @@ export class SqliteSessionStore implements SessionStore {
         this.statements.purge.run(now);
         this.statements.purgeMembers.run(now);
         this.statements.purgeSets.run(now);
+        this.statements.purgeExpiringMembers.run(now);
       });
     } catch {
       // Expired rows are invisible to reads anyway; the next sweep tries again.

@@ -23,6 +23,7 @@ import { NodeSDK, core, resources } from '@opentelemetry/sdk-node';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { inspect } from 'node:util';
+import { SERVICE_NAME, SERVICE_VERSION } from '../config/service-identity';
 import { UNMATCHED_ROUTE, routeLabel } from '../metrics/route-label';
 import { ATTRIBUTES } from './span-names';
 import type {
@@ -41,8 +42,8 @@ import type {
  */
 
 /** The resource's service.name unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES names another. */
-export const DEFAULT_SERVICE_NAME = 'collectors-signon';
-const INSTRUMENTATION_SCOPE = 'collectors-signon';
+export const DEFAULT_SERVICE_NAME = SERVICE_NAME;
+const INSTRUMENTATION_SCOPE = SERVICE_NAME;
 /**
  * How long shutdown waits for the last export: an unreachable collector (the exporter's own timeout
  * is 10 s) must not hold the exit past SHUTDOWN_TIMEOUT_MS, which would end it with status 1.
@@ -158,6 +159,10 @@ export class OtelTracer implements Tracer {
       resource: resources.defaultResource().merge(
         resources.resourceFromAttributes({
           'service.name': DEFAULT_SERVICE_NAME,
+          // OpenTelemetry resource semantic conventions: the build that made the span, so a trace
+          // names its release as build_info and every log line do (docs/operating.md "OpenTelemetry
+          // traces").
+          'service.version': SERVICE_VERSION,
           'deployment.environment.name': options.environment,
         }),
       ),

@@ -11,6 +11,7 @@ import {
   signOutFromThisSite,
 } from '../support/signin-journey';
 import { TestApp, startTestApp, useTestApp } from '../support/test-app';
+import { Sample, parseSamples, scrapeMetrics, valueOf } from '../support/metrics';
 
 /**
  * Issue 7 item 4 over HTTP: Prometheus metrics at /metrics (requests by route pattern, sign-ins and
@@ -18,37 +19,8 @@ import { TestApp, startTestApp, useTestApp } from '../support/test-app';
  * the logs.
  */
 
-interface Sample {
-  readonly name: string;
-  readonly labels: Readonly<Record<string, string>>;
-  readonly value: number;
-}
-
-/** The samples of a Prometheus text exposition (label values here never hold quotes or commas). */
-function parseSamples(text: string): Sample[] {
-  return text
-    .split('\n')
-    .filter((line) => line !== '' && !line.startsWith('#'))
-    .map((line) => {
-      const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-      if (!m) throw new Error(`not a sample line: ${line}`);
-      const labels = Object.fromEntries(
-        [...(m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="([^"]*)"/g)].map((l) => [l[1], l[2]]),
-      );
-      return { name: m[1] ?? '', labels, value: Number(m[3]) };
-    });
-}
-
-/** The sum of the samples of `name` whose labels include `labels`. */
-function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  return samples
-    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
-    .reduce((sum, s) => sum + s.value, 0);
-}
-
 async function scrape(t: TestApp): Promise<Sample[]> {
-  const res = await request(t.url).get('/metrics').expect(200);
-  return parseSamples(res.text);
+  return scrapeMetrics(t);
 }
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';

@@ -23,6 +23,12 @@ import { throughBrandGrant, throughIdp, signOutFromThisSite } from '../support/s
  */
 
 const PROBE = path.resolve(__dirname, '../support/loaded-modules-probe.js');
+/** The version package.json names, read here rather than through the service's own code. */
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 let main: string;
 beforeAll(() => {
@@ -278,7 +284,12 @@ describe('tracing on: OTEL_EXPORTER_OTLP_ENDPOINT set (issue 17 item 2)', () => 
       'service.namespace': 'collectors',
       // OTEL_RESOURCE_ATTRIBUTES wins over the default (APP_ENV).
       'deployment.environment.name': 'ci',
+      // The build's version (package.json), on every span's resource.
+      'service.version': PACKAGE_VERSION,
     });
+    expect(new Set(spans.map((s) => s.resource['service.version']))).toEqual(
+      new Set([PACKAGE_VERSION]),
+    );
   });
 
   it('loads the SDK only when asked to (the probe sees it here)', () => {
@@ -296,6 +307,10 @@ describe('tracing off: no OTLP endpoint', () => {
     // The logs keep their own trace context.
     const [line] = run.app.logs().filter((l) => l.msg === 'request completed');
     expect(line?.req).toMatchObject({ trace_id: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    // Every line of the running build names the service and its version (docs/operating.md "Logs").
+    expect(run.app.logs().length).toBeGreaterThan(3);
+    for (const l of run.app.logs())
+      expect(l).toMatchObject({ service: 'collectors-signon', version: PACKAGE_VERSION });
   }, 90_000);
 
   it.each([

@@ -15,13 +15,24 @@ const worker = Number(process.env.JEST_WORKER_ID ?? 0) || process.pid;
 const sliceStart = FIRST_PORT + (worker % SLICES) * SLICE;
 let next = 0;
 
-function canListen(port: number): Promise<boolean> {
+function canListenOn(port: number, host: string): Promise<boolean> {
   return new Promise((resolve) => {
     const server = net.createServer();
     server.unref();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      // A machine without IPv6 cannot have anything on ::1 either.
+      resolve(host === '::1' && error.code === 'EADDRNOTAVAIL'),
+    );
+    server.listen(port, host, () => server.close(() => resolve(true)));
   });
+}
+
+/**
+ * Free on both loopbacks: a browser resolves `localhost` to ::1 first, so a server of another
+ * process on [::1]:port would answer a page meant for ours on 127.0.0.1.
+ */
+async function canListen(port: number): Promise<boolean> {
+  return (await canListenOn(port, '127.0.0.1')) && (await canListenOn(port, '::1'));
 }
 
 /** A TCP port on 127.0.0.1 that is free now and that no other test worker will be given. */

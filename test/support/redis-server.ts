@@ -510,8 +510,11 @@ async function replicasSynced0(nodes: readonly RedisProcess[], masterPort: numbe
 /**
  * Time, for a Redis the tests started (issue 34 item 1: controlled clocks, not sleeps): every key with
  * an expiry has `seconds` taken off it, and one that would have expired by then is deleted, which is
- * what Redis does at expiry. One script per node, so nothing moves while it runs. `nodes` are the
- * data nodes' command functions (a single server's, a Sentinel group's master, each cluster master).
+ * what Redis does at expiry. Every sorted set has `seconds` taken off its scores: the store's only
+ * sorted sets are counted sets scored by each member's end (SessionStore.addExpiringMember) on
+ * Redis's clock, which this cannot move. One script per node, so nothing moves while it runs.
+ * `nodes` are the data nodes' command functions (a single server's, a Sentinel group's master,
+ * each cluster master).
  */
 export function redisClock(
   nodes: readonly ((...args: string[]) => Promise<unknown>)[],
@@ -522,6 +525,12 @@ export function redisClock(
       local left = redis.call('PTTL', key)
       if left > 0 then
         if left <= ms then redis.call('DEL', key) else redis.call('PEXPIRE', key, left - ms) end
+      end
+      if redis.call('EXISTS', key) == 1 and redis.call('TYPE', key)['ok'] == 'zset' then
+        local scored = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
+        for i = 1, #scored, 2 do
+          redis.call('ZADD', key, tonumber(scored[i + 1]) - ms, scored[i])
+        end
       end
     end
     return 0`;

@@ -2,15 +2,16 @@ import { Global, Module } from '@nestjs/common';
 import { ShutdownState } from '../lifecycle/shutdown-state';
 import { StartupTasks } from '../lifecycle/startup-tasks';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
-import { HealthController } from './health.controller';
 import { READINESS_CHECKS } from './health.tokens';
 import { ReadinessCheck } from './readiness-check';
 import { sessionStoreCheck } from './readiness-checks';
 
-/** Global: any module may hand StartupTasks work that can finish after the listener is up. */
+/**
+ * Global: any module may hand StartupTasks work that can finish after the listener is up. Its
+ * controller is served by the management listener, not by the public app (src/management/).
+ */
 @Global()
 @Module({
-  controllers: [HealthController],
   providers: [
     // One instance: main.ts sets it on SIGTERM, readiness reads it.
     ShutdownState,
@@ -26,6 +27,6 @@ import { sessionStoreCheck } from './readiness-checks';
       ],
     },
   ],
-  exports: [ShutdownState, StartupTasks],
+  exports: [ShutdownState, StartupTasks, READINESS_CHECKS],
 })
 export class HealthModule {}

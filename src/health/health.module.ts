@@ -2,16 +2,22 @@ import { Global, Module } from '@nestjs/common';
 import { ShutdownState } from '../lifecycle/shutdown-state';
 import { StartupTasks } from '../lifecycle/startup-tasks';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
+import { HealthController } from './health.controller';
 import { READINESS_CHECKS } from './health.tokens';
 import { ReadinessCheck } from './readiness-check';
 import { sessionStoreCheck } from './readiness-checks';
 
 /**
- * Global: any module may hand StartupTasks work that can finish after the listener is up. Its
- * controller is served by the management listener, not by the public app (src/management/).
+ * Global: any module may hand StartupTasks work that can finish after the listener is up.
+ *
+ * The probes' home is the management listener (src/management/, docs/operating.md "The management
+ * port"), which serves the same controller. The public app still answers /healthz and /readyz
+ * because they are routes of the brand contract (docs/openapi.yaml), removed only in its next major
+ * version after the notice CHANGELOG.md announces; no shipped proxy or Ingress routes them.
  */
 @Global()
 @Module({
+  controllers: [HealthController],
   providers: [
     // One instance: main.ts sets it on SIGTERM, readiness reads it.
     ShutdownState,

@@ -72,16 +72,16 @@ export function oktaJourneys(runtime: () => Runtime): void {
   });
 
   // docs/operating.md "The management port": in qa as everywhere, the public port (here through the
-  // TLS front, as the ingress reaches it) never serves the management endpoints.
-  it.each(['/metrics', '/healthz', '/readyz'])(
-    'serves %s on the management port only, never through the public front',
-    async (path) => {
-      const browser = stack.browser();
-      expect((await browser.get(`${stack.url}${path}`)).status).toBe(404);
-      expect((await fetch(`http://127.0.0.1:${stack.app.port}${path}`)).status).toBe(404);
+  // TLS front, as an ingress reaches it) never serves /metrics; the management port does.
+  it('serves /metrics on the management port only, never through the public front', async () => {
+    expect((await stack.browser().get(`${stack.url}/metrics`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${stack.app.port}/metrics`)).status).toBe(404);
+    const scrape = await fetch(`${stack.app.managementUrl}/metrics`);
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toMatch(/^# TYPE idp_up gauge$/m);
+    for (const path of ['/healthz', '/readyz'])
       expect((await fetch(`${stack.app.managementUrl}${path}`)).status).toBe(200);
-    },
-  );
+  });
 
   describe('anonymous sign-in to /collection', () => {
     it('lands on /collection signed in, the collector number Okta sends as a string read as a number', async () => {

@@ -43,13 +43,17 @@ async function bootstrap(): Promise<void> {
   // Tracks in-flight responses from the first request, so a shutdown can close their connections.
   const drain = new HttpDrain(app.getHttpServer());
   await app.listen(config.http.port, config.http.host);
-  logger.log(`listening on ${config.http.publicUrl} (${config.env}, IdP ${config.idp.mode})`);
 
   // The management listener (docs/operating.md "The management port"): /healthz, /readyz and
   // /metrics on MANAGEMENT_PORT, never on the public port. Started after the public listener, so a
   // probe's 200 means both listen; app.close() below closes it after the public one.
-  await app.get(ManagementServer).listen(config.management.port, config.management.host);
+  const management = { ...config.management };
+  management.port = await app.get(ManagementServer).listen(management.port, management.host);
 
+  logger.log(
+    `listening on ${config.http.publicUrl} (${config.env}, IdP ${config.idp.mode}), ` +
+      `management on ${management.host}:${management.port}`,
+  );
   if (config.idp.mode === 'embedded') void inviteOnceReady(app, logger, config.http.publicUrl);
   // The spans of the last requests (and of back-channel deliveries that Nest's close waits for) are
   // exported before the process exits: the tracer shuts down after the app.

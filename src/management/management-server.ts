@@ -58,10 +58,8 @@ export class ManagementServer implements OnApplicationShutdown {
     await app.listen(port, host);
     this.running = { app, drain };
     const bound = (app.getHttpServer().address() as AddressInfo).port;
-    this.logger.log(
-      `management listener on ${host}:${bound} (/healthz, /readyz, /metrics)`,
-      CONTEXT,
-    );
+    // At debug: main.ts names the port in its one "listening on" line.
+    this.logger.debug(`listening on ${host}:${bound} (/healthz, /readyz, /metrics)`, CONTEXT);
     return bound;
   }
 

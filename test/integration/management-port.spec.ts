@@ -151,7 +151,7 @@ describe('the service process (npm start)', () => {
       expect(await refused(app.managementPort)).toBe(true);
       expect(await refused(app.port)).toBe(true);
       expect(app.logs().map((l) => l.msg)).toContain(
-        `management listener on 127.0.0.1:${app.managementPort} (/healthz, /readyz, /metrics)`,
+        `listening on ${app.url} (local, IdP embedded), management on 127.0.0.1:${app.managementPort}`,
       );
     } finally {
       await app.kill();

@@ -113,7 +113,9 @@ describe('start-up (npm start)', () => {
     // stdout is the log stream. (stderr may carry oidc-provider's notice that Node 20 is older than it prefers.)
     const lines = svc.stdout().trim().split('\n');
     for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
-    expect(svc.output()).toContain(`listening on http://localhost:${port} (local, IdP embedded)`);
+    expect(svc.output()).toContain(
+      `listening on http://localhost:${port} (local, IdP embedded), management on 127.0.0.1:${managementPort}`,
+    );
   }, 30_000);
 
   // Issue 33 item 4: a newcomer's terminal after `npm start`. `script` gives the service a

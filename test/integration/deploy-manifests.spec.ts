@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { parseConfig, type RawEnv } from '../../src/config/config.schema';
 import { ROUTES } from '../../src/shared/routes';
+import { renderKustomization } from '../support/kustomize';
 import { productionEnv } from '../support/test-config';
 
 /**
@@ -20,12 +21,17 @@ type Doc = Record<string, unknown>;
 function documents(file: string): Doc[] {
   return parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS() as Doc);
 }
-const kube = readdirSync(path.join(DEPLOY, 'kubernetes'))
-  .filter((f) => f.endsWith('.yaml'))
-  .flatMap((f) => documents(path.join(DEPLOY, 'kubernetes', f)));
+/**
+ * What `kubectl apply -k` sends (the ConfigMap is generated: test/support/kustomize.ts), and the
+ * Secret's layout, which is created from a secret store rather than applied.
+ */
+const kube = [
+  ...renderKustomization(),
+  ...documents(path.join(DEPLOY, 'kubernetes', 'secret.yaml')),
+];
 /** The parts of the manifests the checks read. */
 interface Probe {
-  httpGet: { path: string };
+  httpGet: { path: string; port: string };
 }
 interface Container {
   ports: { name: string; containerPort: number }[];
@@ -143,12 +149,16 @@ describe('deploy/ manifests', () => {
     expect(config.http.trustProxy).toBe(1);
   });
 
-  it('the probes are the service’s routes on its port', () => {
+  it('the probes are the service’s routes on its management port', () => {
     expect(container.livenessProbe.httpGet.path).toBe(ROUTES.healthz);
     expect(container.readinessProbe.httpGet.path).toBe(ROUTES.readyz);
     expect(container.startupProbe.httpGet.path).toBe(ROUTES.healthz);
+    for (const probe of [container.livenessProbe, container.readinessProbe, container.startupProbe])
+      expect(probe.httpGet.port).toBe('management');
     const port = container.ports.find((p) => p.name === 'http');
     expect(String(port?.containerPort)).toBe(configMap.PORT);
+    const management = container.ports.find((p) => p.name === 'management');
+    expect(String(management?.containerPort)).toBe(configMap.MANAGEMENT_PORT);
   });
 
   it('the preStop pause matches SHUTDOWN_DRAIN_MS, and the grace period covers drain and stop', () => {

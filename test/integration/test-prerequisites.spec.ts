@@ -61,6 +61,7 @@ describe('test prerequisites on a machine without them', () => {
     expect(run.stderr).toContain(
       'apt-get install -y redis-server redis-tools chromium chromium-headless-shell',
     );
+    expect(run.stderr).toContain('kubectl (Debian package kubernetes-client): the Kubernetes');
   });
 
   it('names only what is missing', () => {
@@ -74,7 +75,9 @@ describe('test prerequisites on a machine without them', () => {
   it('passes, installing nothing, when every program is on PATH (even one without a shell)', () => {
     // No sh on this PATH: the script must find its shell at /bin/sh, not report everything missing.
     const run = runPrerequisites(
-      pathWith(['redis-server', 'redis-cli', 'chromium', 'chromium-headless-shell'], { sh: false }),
+      pathWith(['redis-server', 'redis-cli', 'chromium', 'chromium-headless-shell', 'kubectl'], {
+        sh: false,
+      }),
     );
     expect(run).toEqual({ status: 0, stdout: '', stderr: '' });
   });

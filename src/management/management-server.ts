@@ -17,13 +17,13 @@ const CONTEXT = 'Management';
 /**
  * The management listener (docs/operating.md "The management port"): a second HTTP server on
  * MANAGEMENT_PORT that serves /healthz, /readyz and /metrics, as Keycloak's management interface
- * serves its health and metrics on 9000. The public port never serves them, so no ingress, balancer
- * or proxy in front of it can route them by mistake.
+ * serves its health and metrics on 9000. The public port never serves /metrics, so no ingress,
+ * balancer or proxy in front of it can route it by mistake; the probes read health here.
  *
- * main.ts starts it after the public listener (a probe's 200 then means both listen). It closes when
- * the service's app closes, in Nest's shutdown hooks, which run after the public listener has
- * closed: through the whole drain (docs/operating.md "Graceful shutdown") the probes still see
- * /readyz say 503 and Prometheus still scrapes the last requests' counts.
+ * main.ts starts it after the public listener (a probe's 200 then means both listen). It closes
+ * when the service's app closes, in Nest's shutdown hooks, which run after the public listener has
+ * closed: through the whole drain (docs/operating.md, "Shutdown") the probes still see /readyz say
+ * 503 and Prometheus still scrapes the last requests' counts.
  */
 @Injectable()
 export class ManagementServer implements OnApplicationShutdown {
@@ -69,8 +69,8 @@ export class ManagementServer implements OnApplicationShutdown {
   }
 
   /**
-   * After the public listener has closed (Nest runs shutdown hooks last): a scrape or probe in flight
-   * finishes, its connection closes, and the port is released.
+   * After the public listener has closed (Nest runs shutdown hooks last): a scrape or probe in
+   * flight finishes, its connection closes, and the port is released.
    */
   async onApplicationShutdown(): Promise<void> {
     const running = this.running;

@@ -207,4 +207,21 @@ describe('deploy/ manifests', () => {
     expect(nginx).toContain('server signon-2:3333');
     expect(serviceEnv.REDIS_URL).toBe('redis://redis:6379');
   });
+
+  // docs/operating.md "The management port": the balancer forwards the public port only, and
+  // answers the management paths itself, in any case and with a trailing slash.
+  it('compose: the balancer never forwards /metrics, /healthz or /readyz; the management port is not published', () => {
+    const nginx = readFileSync(path.join(DEPLOY, 'nginx.conf'), 'utf8');
+    const block = /location ~\* \^\/\(metrics\|healthz\|readyz\)\(\/\|\$\) \{\s*return 404;\s*\}/;
+    expect(nginx).toMatch(block);
+    expect(nginx.indexOf('return 404;')).toBeLessThan(nginx.indexOf('proxy_pass'));
+    expect([...nginx.matchAll(/server signon-\d:(\d+)/g)].map((m) => m[1])).toEqual([
+      serviceEnv.PORT,
+      serviceEnv.PORT,
+    ]);
+    const published = Object.entries(
+      compose.services as Record<string, { ports?: string[] }>,
+    ).flatMap(([name, s]) => (s.ports ?? []).map((p) => `${name} ${p}`));
+    expect(published).toEqual(['balancer 8080:8080']);
+  });
 });

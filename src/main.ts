@@ -44,15 +44,15 @@ async function bootstrap(): Promise<void> {
   const drain = new HttpDrain(app.getHttpServer());
   await app.listen(config.http.port, config.http.host);
 
-  // The management listener (docs/operating.md "The management port"): /healthz, /readyz and
-  // /metrics on MANAGEMENT_PORT, never on the public port. Started after the public listener, so a
-  // probe's 200 means both listen; app.close() below closes it after the public one.
-  const management = { ...config.management };
-  management.port = await app.get(ManagementServer).listen(management.port, management.host);
+  // The management listener (docs/operating.md "The management port"): the probes' /healthz and
+  // /readyz, and /metrics, which the public port never serves. Started after the public listener,
+  // so a probe's 200 means both listen; app.close() below closes it after the public one.
+  const { host: managementHost, port: managementPort } = config.management;
+  await app.get(ManagementServer).listen(managementPort, managementHost);
 
   logger.log(
     `listening on ${config.http.publicUrl} (${config.env}, IdP ${config.idp.mode}), ` +
-      `management on ${management.host}:${management.port}`,
+      `management on ${managementHost}:${managementPort}`,
   );
   if (config.idp.mode === 'embedded') void inviteOnceReady(app, logger, config.http.publicUrl);
   // The spans of the last requests (and of back-channel deliveries that Nest's close waits for) are

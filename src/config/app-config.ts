@@ -94,8 +94,8 @@ export interface AppConfig {
     readonly apiMaxBatch: number;
   };
   /**
-   * The management listener (MANAGEMENT_PORT, MANAGEMENT_HOST): /metrics, /healthz and /readyz,
-   * never served on the public port (docs/operating.md "The management port").
+   * The management listener (MANAGEMENT_PORT, MANAGEMENT_HOST): /metrics, which the public port
+   * never serves, and the probes' /healthz and /readyz (docs/operating.md "The management port").
    */
   readonly management: { readonly host: string; readonly port: number };
   readonly services: ServiceBases;

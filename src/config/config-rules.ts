@@ -258,8 +258,8 @@ export const AGREEMENTS: readonly {
     key: 'MANAGEMENT_PORT',
     problem: (v) =>
       v.MANAGEMENT_PORT === v.PORT
-        ? `must differ from PORT (${v.PORT}): /metrics, /healthz and /readyz are never ` +
-          'served on the public port'
+        ? `must differ from PORT (${v.PORT}): the management listener needs a port of its own, ` +
+          'and /metrics is never served on the public port'
         : undefined,
   },
   // ASVS 5.0 7.3.1 and 7.3.2: an idle timeout past the absolute lifetime would never act.

@@ -364,7 +364,7 @@ describe('the management listener (docs/operating.md "The management port")', ()
 
   it('refuses the public port, naming the problem', () => {
     expect(() => parseConfig({ PORT: '9000' })).toThrow(
-      /MANAGEMENT_PORT: must differ from PORT \(9000\): \/metrics, \/healthz and \/readyz are never served on the public port/,
+      /MANAGEMENT_PORT: must differ from PORT \(9000\): the management listener needs a port of its own, and \/metrics is never served on the public port/,
     );
     expect(problemsOf({ ...productionEnv(), PORT: '8080', MANAGEMENT_PORT: '8080' })).toEqual([
       'MANAGEMENT_PORT',

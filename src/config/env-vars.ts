@@ -315,8 +315,8 @@ export const ENV_VARS = {
     qaProd: [],
     readme: README,
   },
-  // docs/operating.md "The management port": /metrics, /healthz and /readyz are served on a
-  // listener of their own, never on PORT (as Keycloak's management interface on 9000).
+  // docs/operating.md "The management port": /metrics (never on PORT) and the probes' /healthz and
+  // /readyz are served on a listener of their own, as Keycloak's management interface on 9000.
   MANAGEMENT_PORT: {
     schema: int(1, 65535),
     defaults: everywhere('9000'),

@@ -13,7 +13,7 @@ import { sessionStoreCheck } from './readiness-checks';
  * The probes' home is the management listener (src/management/, docs/operating.md "The management
  * port"), which serves the same controller. The public app still answers /healthz and /readyz
  * because they are routes of the brand contract (docs/openapi.yaml), removed only in its next major
- * version after the notice CHANGELOG.md announces; no shipped proxy or Ingress routes them.
+ * version after the notice CHANGELOG.md announces (compose's nginx already forwards neither).
  */
 @Global()
 @Module({

@@ -78,7 +78,10 @@ const pod = deployment.spec.template.spec;
 const podLabels = deployment.spec.template.metadata.labels;
 const container = pod.containers[0] as Container;
 const portNamed = (name: string) => container.ports.find((p) => p.name === name);
-const configMap = one<{ data: Record<string, string> }>('ConfigMap');
+/** The service's configuration (other ConfigMaps, a dashboard's, may sit beside it). */
+const configMap = all('ConfigMap').find((o) =>
+  /^collectors-signon-[a-z0-9]{10}$/.test(o.metadata?.name ?? ''),
+) as KubeObject & { data: Record<string, string> };
 const services = all('Service') as (KubeObject & {
   spec: { selector: Record<string, string>; clusterIP?: string; ports: ServicePort[] };
 })[];
@@ -218,7 +221,9 @@ describe('deploy/kubernetes, rendered by kubectl kustomize', () => {
       expect(text).toContain('- LOG_LEVEL=info\n');
       fs.writeFileSync(file, text.replace('- LOG_LEVEL=info\n', '- LOG_LEVEL=debug\n'));
       const changed = renderKustomization(copy);
-      const changedMap = changed.find((o) => o.kind === 'ConfigMap') as typeof configMap;
+      const changedMap = changed.find(
+        (o) => o.kind === 'ConfigMap' && o.metadata?.name?.startsWith('collectors-signon-'),
+      ) as typeof configMap;
       expect(changedMap.data.LOG_LEVEL).toBe('debug');
       expect(changedMap.metadata?.name).not.toBe(name);
       const changedDeployment = changed.find((o) => o.kind === 'Deployment') as typeof deployment;

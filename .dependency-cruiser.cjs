@@ -12,7 +12,7 @@ const LAYERS = [
   ['config', 'metrics', 'tracing'],
   ['cookies', 'logging', 'oidc', 'locale', 'brand', 'store'],
   ['session', 'render'],
-  ['http', 'api', 'idp', 'health', 'rate-limit'],
+  ['http', 'api', 'idp', 'health', 'rate-limit', 'management'],
   ['auth', 'shell', 'token'],
   ['backchannel', 'demo'],
 ];

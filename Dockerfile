@@ -44,9 +44,11 @@ COPY --from=build --chown=node:node /app/client/dist ./client/dist
 RUN mkdir -p /app/data && chown node:node /app/data && chmod 700 /app/data
 VOLUME ["/app/data"]
 USER node
-EXPOSE 3333
+# The public port, and the management port (MANAGEMENT_PORT: /healthz, /readyz, /metrics), which only
+# probes and Prometheus reach (docs/operating.md "The management port").
+EXPOSE 3333 9000
 # Liveness only: readiness (/readyz) is for the load balancer, which should stop routing, not restart.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3333)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.MANAGEMENT_PORT||9000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node directly (not npm) so SIGTERM reaches the process and it shuts down gracefully.
 CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=128", "dist/src/main.js"]

@@ -91,6 +91,8 @@ async function startApp(extraEnv = {}, root = ROOT, dataDir = undefined) {
         PATH: process.env.PATH,
         ...RUNTIME.env,
         PORT: String(port),
+        // Several apps run at once (a baseline beside this checkout): each its own management port.
+        MANAGEMENT_PORT: String(await freePort()),
         DATA_DIR: dataDir,
         RATE_LIMIT_SIGNIN: '999999/60',
         RATE_LIMIT_SIGNIN_SESSION: '999999/60',
@@ -192,7 +194,13 @@ async function timeToFirst200(node, script, probe, env, settled) {
   const started = performance.now();
   const child = spawn(node, [...RUNTIME.nodeFlags, script], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH, ...RUNTIME.env, PORT: String(port), ...env },
+    env: {
+      PATH: process.env.PATH,
+      ...RUNTIME.env,
+      PORT: String(port),
+      MANAGEMENT_PORT: String(await freePort()),
+      ...env,
+    },
     stdio: 'ignore',
   });
   const exit = new Promise((resolve) => child.once('exit', resolve));

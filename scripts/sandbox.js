@@ -10,7 +10,8 @@
 //   npm run sandbox -- --brand-site     also start examples/brand-site as the sandbox's brand
 //   npm run sandbox -- --no-build       use the build already in dist/
 //
-// Environment (all optional): SANDBOX_PORT (the service, 3333), SANDBOX_IDP_PORT (the IdP, 3334),
+// Environment (all optional): SANDBOX_PORT (the service, 3333), SANDBOX_MANAGEMENT_PORT (its
+// management listener: /healthz, /readyz, /metrics; 9000), SANDBOX_IDP_PORT (the IdP, 3334),
 // SANDBOX_BRAND (the brand whose tokenURL and back-channel URI point at the brand site, psa),
 // SANDBOX_BRAND_SITE_URL (http://127.0.0.1:4000), DATA_DIR (data/sandbox), LOG_LEVEL and LOG_FORMAT
 // (the service's), SANDBOX_MAIN (the service's main.js, dist/src/main.js).
@@ -65,6 +66,7 @@ const COLLECTORS = [
 const args = new Set(process.argv.slice(2));
 const env = process.env;
 const port = Number(env.SANDBOX_PORT || 3333);
+const managementPort = Number(env.SANDBOX_MANAGEMENT_PORT || 9000);
 const idpPort = Number(env.SANDBOX_IDP_PORT || 3334);
 const brand = env.SANDBOX_BRAND || 'psa';
 const brandSiteUrl = (env.SANDBOX_BRAND_SITE_URL || 'http://127.0.0.1:4000').replace(/\/+$/, '');
@@ -140,7 +142,10 @@ function startIdp({ brandClients, serviceClient }) {
   });
 }
 
-/** Starts the service as `npm start` runs it, with APP_ENV=dev; resolves once /readyz says ok. */
+/**
+ * Starts the service as `npm start` runs it, with APP_ENV=dev; resolves once /readyz on its
+ * management listener says ok (docs/operating.md "The management port").
+ */
 function startService({ brandClients, serviceClient }) {
   const child = spawn(process.execPath, [...RUNTIME.nodeFlags, serviceMain], {
     cwd: ROOT,
@@ -150,6 +155,7 @@ function startService({ brandClients, serviceClient }) {
       APP_ENV: 'dev',
       IDP_MODE: 'external',
       PORT: String(port),
+      MANAGEMENT_PORT: String(managementPort),
       PUBLIC_URL: publicUrl,
       IDP_ISSUER: issuer,
       IDP_CLIENT_ID: serviceClient.clientId,
@@ -169,7 +175,7 @@ function startService({ brandClients, serviceClient }) {
     const poll = async () => {
       if (child.exitCode !== null || stopping) return;
       try {
-        const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+        const res = await fetch(`http://127.0.0.1:${managementPort}/readyz`);
         if (res.status === 200) return resolve();
       } catch {
         // not listening yet

@@ -4,7 +4,8 @@
 // tests: Debian's redis-server runs as one with --sentinel, so the redis-sentinel package, only a
 // service wrapper around the same binary, is not needed), redis-cli for `redis-cli --cluster create`
 // of the cluster tests, Chromium and its headless shell for the browser specs, Prometheus and
-// promtool for the alerts of deploy/monitoring.
+// promtool for the alerts of deploy/monitoring, kubectl to render the Kubernetes manifests
+// (`kubectl kustomize`).
 // It installs Debian's packages when they are missing and we may (root with apt-get); otherwise it
 // stops with a message that says what to install. Tests are never skipped for a missing program:
 // a browser spec that still finds no Chromium fails with the same advice (test/support/chromium.ts).
@@ -57,6 +58,13 @@ const REQUIRED = [
     pkg: 'fonts-noto-cjk',
     why: 'the ja-JP pages in Chromium and their screenshot baselines',
     present: () => fs.existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc'),
+  },
+  {
+    // Renders deploy/kubernetes offline (`kubectl kustomize`, no cluster needed). Debian's build
+    // (1.20) embeds an older kustomize; the manifests keep to what it reads too.
+    program: 'kubectl',
+    pkg: 'kubernetes-client',
+    why: 'the Kubernetes manifests are rendered as `kubectl apply -k` sends them and checked (test/integration/deploy-kubernetes.spec.ts)',
   },
 ];
 

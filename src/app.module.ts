@@ -12,6 +12,7 @@ import { AllExceptionsFilter } from './http/all-exceptions.filter';
 import { HealthModule } from './health/health.module';
 import { IdpModule } from './idp/idp.module';
 import { LocaleModule } from './locale/locale.module';
+import { ManagementModule } from './management/management.module';
 import { LoggingModule, LoggingOptions } from './logging/logging.module';
 import { MetricsModule } from './metrics';
 import { OidcModule } from './oidc/oidc.module';
@@ -42,6 +43,7 @@ export class AppModule {
         SessionModule,
         RateLimitModule,
         HealthModule,
+        ManagementModule,
         TokenModule,
         AuthModule,
         ShellModule,

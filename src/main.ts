@@ -9,6 +9,7 @@ import { GracefulShutdown } from './lifecycle/graceful-shutdown';
 import { HttpDrain } from './lifecycle/http-drain';
 import { installProcessGuards } from './lifecycle/process-guards';
 import { NestLogger } from './logging/app-logger';
+import { ManagementServer } from './management/management-server';
 import { ShutdownState } from './lifecycle/shutdown-state';
 import { StartupTasks } from './lifecycle/startup-tasks';
 import { startTracing } from './tracing';
@@ -42,7 +43,17 @@ async function bootstrap(): Promise<void> {
   // Tracks in-flight responses from the first request, so a shutdown can close their connections.
   const drain = new HttpDrain(app.getHttpServer());
   await app.listen(config.http.port, config.http.host);
-  logger.log(`listening on ${config.http.publicUrl} (${config.env}, IdP ${config.idp.mode})`);
+
+  // The management listener (docs/operating.md "The management port"): the probes' /healthz and
+  // /readyz, and /metrics, which the public port never serves. Started after the public listener,
+  // so a probe's 200 means both listen; app.close() below closes it after the public one.
+  const { host: managementHost, port: managementPort } = config.management;
+  await app.get(ManagementServer).listen(managementPort, managementHost);
+
+  logger.log(
+    `listening on ${config.http.publicUrl} (${config.env}, IdP ${config.idp.mode}), ` +
+      `management on ${managementHost}:${managementPort}`,
+  );
   if (config.idp.mode === 'embedded') void inviteOnceReady(app, logger, config.http.publicUrl);
   // The spans of the last requests (and of back-channel deliveries that Nest's close waits for) are
   // exported before the process exits: the tracer shuts down after the app.

@@ -161,7 +161,7 @@ describe(signonDiscovery.name, () => {
       access_token_audience: 'api://default',
       backchannel_logout_supported: true,
       backchannel_logout_session_supported: true,
-      deprecations: [],
+      deprecations: DEPRECATIONS,
     });
     expect(signonDiscovery(local)).toMatchObject({
       issuer: local.http.publicUrl,

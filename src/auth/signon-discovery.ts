@@ -29,8 +29,21 @@ export interface Deprecation {
   readonly replacement: string;
 }
 
-/** Nothing is deprecated (1.1.0). */
-export const DEPRECATIONS: readonly Deprecation[] = [];
+/**
+ * Announced under 1.1.0 (CHANGELOG.md "Unreleased"): health and readiness move to the management
+ * port, where the platform's probes read them (docs/operating.md "The management port").
+ */
+export const DEPRECATIONS: readonly Deprecation[] = [
+  {
+    feature: 'GET /healthz and GET /readyz on the public address',
+    announced: '2026-11-29',
+    removal_date: '2027-03-01',
+    removal_version: '2.0.0',
+    replacement:
+      'GET /.well-known/collectors-signon to check that the service answers; the probes of a ' +
+      'deployment read /healthz and /readyz on its management port (MANAGEMENT_PORT)',
+  },
+];
 
 /**
  * How a brand receives the collector's session after sign-in (§4 After login steps 4-9):

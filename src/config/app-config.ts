@@ -93,6 +93,11 @@ export interface AppConfig {
     /** The most calls one API batch may carry (API_MAX_BATCH, issue 32 item 4). */
     readonly apiMaxBatch: number;
   };
+  /**
+   * The management listener (MANAGEMENT_PORT, MANAGEMENT_HOST): /metrics, which the public port
+   * never serves, and the probes' /healthz and /readyz (docs/operating.md "The management port").
+   */
+  readonly management: { readonly host: string; readonly port: number };
   readonly services: ServiceBases;
   /** Issue 7: back-channel logout to brands (OpenID Connect Back-Channel Logout 1.0). */
   readonly backchannel: {

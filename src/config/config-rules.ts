@@ -236,6 +236,8 @@ export function isWarningRule(rule: QaProdRule): rule is WarningRule {
 
 /** The values the agreements below compare (each read with its default, so always present). */
 export interface Agreeing {
+  readonly PORT: number;
+  readonly MANAGEMENT_PORT: number;
   readonly SESSION_IDLE_TIMEOUT_SECONDS: number;
   readonly SESSION_MAX_LIFETIME_SECONDS: number;
   readonly SHUTDOWN_DRAIN_MS: number;
@@ -250,6 +252,16 @@ export const AGREEMENTS: readonly {
   readonly key: keyof Agreeing;
   readonly problem: (v: Agreeing) => string | undefined;
 }[] = [
+  // docs/operating.md "The management port": one port cannot be both listeners, and /metrics must
+  // never be reachable where the public is routed.
+  {
+    key: 'MANAGEMENT_PORT',
+    problem: (v) =>
+      v.MANAGEMENT_PORT === v.PORT
+        ? `must differ from PORT (${v.PORT}): the management listener needs a port of its own, ` +
+          'and /metrics is never served on the public port'
+        : undefined,
+  },
   // ASVS 5.0 7.3.1 and 7.3.2: an idle timeout past the absolute lifetime would never act.
   {
     key: 'SESSION_IDLE_TIMEOUT_SECONDS',

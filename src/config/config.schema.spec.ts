@@ -352,6 +352,30 @@ describe('enabled features (§3, §5: malformed data is treated as empty)', () =
   });
 });
 
+describe('the management listener (docs/operating.md "The management port")', () => {
+  it('listens on 9000 on the interface of HOST unless told otherwise, in every environment', () => {
+    expect(parseConfig({}).management).toEqual({ port: 9000, host: '127.0.0.1' });
+    expect(parseConfig(productionEnv()).management).toEqual({ port: 9000, host: '0.0.0.0' });
+    expect(parseConfig({ HOST: '0.0.0.0' }).management.host).toBe('0.0.0.0');
+    expect(
+      parseConfig({ MANAGEMENT_PORT: '9100', MANAGEMENT_HOST: '10.0.0.7' }).management,
+    ).toEqual({ port: 9100, host: '10.0.0.7' });
+  });
+
+  it('refuses the public port, naming the problem', () => {
+    expect(() => parseConfig({ PORT: '9000' })).toThrow(
+      /MANAGEMENT_PORT: must differ from PORT \(9000\): the management listener needs a port of its own, and \/metrics is never served on the public port/,
+    );
+    expect(problemsOf({ ...productionEnv(), PORT: '8080', MANAGEMENT_PORT: '8080' })).toEqual([
+      'MANAGEMENT_PORT',
+    ]);
+  });
+
+  it.each(['0', '65536', 'nine', '9000.5'])('refuses MANAGEMENT_PORT=%s', (text) => {
+    expect(problemsOf({ MANAGEMENT_PORT: text })).toEqual(['MANAGEMENT_PORT']);
+  });
+});
+
 describe('graceful shutdown settings', () => {
   it('stops at once locally and drains for 5 s behind the load balancers of qa and prod', () => {
     expect(parseConfig({}).shutdown).toEqual({ drainMs: 0, timeoutMs: 10_000 });

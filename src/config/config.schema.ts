@@ -142,6 +142,7 @@ export function parseConfig(raw: RawEnv): AppConfig {
 
   const port = get('PORT');
   const host = get('HOST');
+  const management = { port: get('MANAGEMENT_PORT'), host: get('MANAGEMENT_HOST') };
   const publicUrl = read('PUBLIC_URL') ?? '';
   const trustProxy = read('TRUST_PROXY') ?? 0;
   const dataDir = get('DATA_DIR');
@@ -212,6 +213,8 @@ export function parseConfig(raw: RawEnv): AppConfig {
   const compression = get('COMPRESSION') === 'on';
 
   const agreeing = {
+    PORT: port,
+    MANAGEMENT_PORT: management.port,
     SESSION_IDLE_TIMEOUT_SECONDS: sessionLifetime.idleSeconds,
     SESSION_MAX_LIFETIME_SECONDS: sessionLifetime.absoluteSeconds,
     SHUTDOWN_DRAIN_MS: shutdown.drainMs,
@@ -244,6 +247,7 @@ export function parseConfig(raw: RawEnv): AppConfig {
       compression,
       apiMaxBatch,
     },
+    management,
     services,
     features,
     warnings,

@@ -315,6 +315,21 @@ export const ENV_VARS = {
     qaProd: [],
     readme: README,
   },
+  // docs/operating.md "The management port": /metrics (never on PORT) and the probes' /healthz and
+  // /readyz are served on a listener of their own, as Keycloak's management interface on 9000.
+  MANAGEMENT_PORT: {
+    schema: int(1, 65535),
+    defaults: everywhere('9000'),
+    qaProd: [],
+    readme: README,
+  },
+  // The management listener's interface: HOST's unless an operator keeps it to another one.
+  MANAGEMENT_HOST: {
+    schema: z.string().min(1),
+    defaults: everywhere('$HOST'),
+    qaProd: [],
+    readme: README,
+  },
   PUBLIC_URL: {
     schema: serviceUrl,
     defaults: developer('http://localhost:$PORT'),

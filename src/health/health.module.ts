@@ -7,7 +7,14 @@ import { READINESS_CHECKS } from './health.tokens';
 import { ReadinessCheck } from './readiness-check';
 import { sessionStoreCheck } from './readiness-checks';
 
-/** Global: any module may hand StartupTasks work that can finish after the listener is up. */
+/**
+ * Global: any module may hand StartupTasks work that can finish after the listener is up.
+ *
+ * The probes' home is the management listener (src/management/, docs/operating.md "The management
+ * port"), which serves the same controller. The public app still answers /healthz and /readyz
+ * because they are routes of the brand contract (docs/openapi.yaml), removed only in its next major
+ * version after the notice CHANGELOG.md announces (compose's nginx already forwards neither).
+ */
 @Global()
 @Module({
   controllers: [HealthController],
@@ -26,6 +33,6 @@ import { sessionStoreCheck } from './readiness-checks';
       ],
     },
   ],
-  exports: [ShutdownState, StartupTasks],
+  exports: [ShutdownState, StartupTasks, READINESS_CHECKS],
 })
 export class HealthModule {}

@@ -7,12 +7,12 @@ import { REDACTED, redactUrl } from './redaction';
 import { traceOf } from './trace-context';
 import { ROUTES } from '../shared/routes';
 
-/** Paths polled by orchestrators and scrapers: logging each hit would drown the useful lines. */
-export const QUIET_PATHS: ReadonlySet<string> = new Set([
-  ROUTES.healthz,
-  ROUTES.readyz,
-  ROUTES.metrics,
-]);
+/**
+ * Paths polled by orchestrators: logging each hit would drown the useful lines. /metrics is not
+ * one: the public app does not serve it (the management listener does, with no request log at all:
+ * docs/operating.md "The management port"), so a request for it here is a 404 worth its line.
+ */
+export const QUIET_PATHS: ReadonlySet<string> = new Set([ROUTES.healthz, ROUTES.readyz]);
 
 declare module 'http' {
   interface IncomingMessage {

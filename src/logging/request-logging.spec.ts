@@ -72,11 +72,20 @@ describe(requestLogging.name, () => {
     expect(inside[0]).toMatchObject({ context: 'Spec', step: 1, level: 30 });
   });
 
-  it('writes no line for health, readiness and metrics polls', async () => {
+  it('writes no line for health and readiness polls', async () => {
     const before = lines.length;
-    for (const path of ['/healthz', '/readyz', '/metrics']) await fetch(`${base}${path}`);
+    for (const path of ['/healthz', '/readyz']) await fetch(`${base}${path}`);
     await settle();
     expect(lines.length).toBe(before);
+  });
+
+  // The public app serves no /metrics (docs/operating.md "The management port"): a request for it
+  // is logged like any other.
+  it('writes a line for /metrics, which is no poll of this app', async () => {
+    const before = lines.length;
+    await fetch(`${base}/metrics`);
+    await settle();
+    expect(lines.slice(before).map((l) => (l.req as { url?: string }).url)).toEqual(['/metrics']);
   });
 
   it('tells a request the client gave up on from a completed one', async () => {

@@ -268,8 +268,7 @@ export function brandSiteJourneys(runtimes: () => BrandSiteRuntimes): void {
     it('runs the brand sites and the service on the runtimes it names', async () => {
       const { brandSiteNode, service } = runtimes();
       expect((await required(sites.psa).state()).node).toBe(versionOf(brandSiteNode));
-      const port = required(stack).app.port;
-      const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      const metrics = await (await fetch(`${required(stack).app.managementUrl}/metrics`)).text();
       expect(metrics).toMatch(
         new RegExp(`^nodejs_version_info\\{version="${versionOf(service.node)}"`, 'm'),
       );

@@ -19,7 +19,7 @@ function linesOf(id: string): string[] {
 }
 
 async function signinsTotal(): Promise<number> {
-  const text = await (await fetch(`${t.url}/metrics`)).text();
+  const text = await (await fetch(`${t.managementUrl}/metrics`)).text();
   return [...text.matchAll(/^signins_total\{[^}]*\} (\d+)$/gm)].reduce(
     (n, m) => n + Number(m[1]),
     0,

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { parseConfig, type RawEnv } from '../../src/config/config.schema';
 import { ROUTES } from '../../src/shared/routes';
+import { renderKustomization } from '../support/kustomize';
 import { productionEnv } from '../support/test-config';
 
 /**
@@ -20,12 +21,17 @@ type Doc = Record<string, unknown>;
 function documents(file: string): Doc[] {
   return parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS() as Doc);
 }
-const kube = readdirSync(path.join(DEPLOY, 'kubernetes'))
-  .filter((f) => f.endsWith('.yaml'))
-  .flatMap((f) => documents(path.join(DEPLOY, 'kubernetes', f)));
+/**
+ * What `kubectl apply -k` sends (the ConfigMap is generated: test/support/kustomize.ts), and the
+ * Secret's layout, which is created from a secret store rather than applied.
+ */
+const kube = [
+  ...renderKustomization(),
+  ...documents(path.join(DEPLOY, 'kubernetes', 'secret.yaml')),
+];
 /** The parts of the manifests the checks read. */
 interface Probe {
-  httpGet: { path: string };
+  httpGet: { path: string; port: string };
 }
 interface Container {
   ports: { name: string; containerPort: number }[];
@@ -143,12 +149,16 @@ describe('deploy/ manifests', () => {
     expect(config.http.trustProxy).toBe(1);
   });
 
-  it('the probes are the service’s routes on its port', () => {
+  it('the probes are the service’s routes on its management port', () => {
     expect(container.livenessProbe.httpGet.path).toBe(ROUTES.healthz);
     expect(container.readinessProbe.httpGet.path).toBe(ROUTES.readyz);
     expect(container.startupProbe.httpGet.path).toBe(ROUTES.healthz);
+    for (const probe of [container.livenessProbe, container.readinessProbe, container.startupProbe])
+      expect(probe.httpGet.port).toBe('management');
     const port = container.ports.find((p) => p.name === 'http');
     expect(String(port?.containerPort)).toBe(configMap.PORT);
+    const management = container.ports.find((p) => p.name === 'management');
+    expect(String(management?.containerPort)).toBe(configMap.MANAGEMENT_PORT);
   });
 
   it('the preStop pause matches SHUTDOWN_DRAIN_MS, and the grace period covers drain and stop', () => {
@@ -196,5 +206,22 @@ describe('deploy/ manifests', () => {
     expect(nginx).toContain('server signon-1:3333');
     expect(nginx).toContain('server signon-2:3333');
     expect(serviceEnv.REDIS_URL).toBe('redis://redis:6379');
+  });
+
+  // docs/operating.md "The management port": the balancer forwards the public port only, and
+  // answers the management paths itself, in any case and with a trailing slash.
+  it('compose: the balancer never forwards /metrics, /healthz or /readyz; the management port is not published', () => {
+    const nginx = readFileSync(path.join(DEPLOY, 'nginx.conf'), 'utf8');
+    const block = /location ~\* \^\/\(metrics\|healthz\|readyz\)\(\/\|\$\) \{\s*return 404;\s*\}/;
+    expect(nginx).toMatch(block);
+    expect(nginx.indexOf('return 404;')).toBeLessThan(nginx.indexOf('proxy_pass'));
+    expect([...nginx.matchAll(/server signon-\d:(\d+)/g)].map((m) => m[1])).toEqual([
+      serviceEnv.PORT,
+      serviceEnv.PORT,
+    ]);
+    const published = Object.entries(
+      compose.services as Record<string, { ports?: string[] }>,
+    ).flatMap(([name, s]) => (s.ports ?? []).map((p) => `${name} ${p}`));
+    expect(published).toEqual(['balancer 8080:8080']);
   });
 });

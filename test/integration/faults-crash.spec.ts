@@ -54,7 +54,7 @@ describe('kill -9 during sign-ins (issue 7 item 6)', () => {
       PORT: String(first.port),
     });
     running.push(second);
-    expect((await fetch(`${second.url}/readyz`)).status).toBe(200);
+    expect((await fetch(`${second.managementUrl}/readyz`)).status).toBe(200);
     for (const { browser, sessionId } of signedIn) {
       const page = await browser.get(`${second.url}/collection`);
       expect(page.status).toBe(200);

@@ -61,8 +61,8 @@ function expectIdpErrorPage(t: TestApp, page: BrowserResponse): void {
  * (it would take every instance out of the balancer); /healthz's details report it.
  */
 async function readiness(t: TestApp): Promise<{ status: number; idp: unknown }> {
-  const res = await fetch(`${t.url}/readyz`);
-  const health = (await (await fetch(`${t.url}/healthz`)).json()) as {
+  const res = await fetch(`${t.managementUrl}/readyz`);
+  const health = (await (await fetch(`${t.managementUrl}/healthz`)).json()) as {
     details?: { idp?: { status: string; error?: string } };
   };
   const idp = health.details?.idp;

@@ -72,7 +72,7 @@ describe('Redis stops mid-run (issue 7 item 6)', () => {
 
     await redis.stop();
 
-    const ready = await timed(() => fetch(`${app.url}/readyz`));
+    const ready = await timed(() => fetch(`${app.managementUrl}/readyz`));
     expect(ready.value.status).toBe(503);
     expect(ready.ms).toBeLessThan(FAST_MS);
     const report = (await ready.value.json()) as {
@@ -105,7 +105,7 @@ describe('Redis stops mid-run (issue 7 item 6)', () => {
     failed.push(json.headers.get('x-request-id') ?? '');
 
     // Alive, and each failure logged once with its correlation id and what failed; the outage once.
-    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${app.managementUrl}/healthz`)).status).toBe(200);
     expect(app.exited).toBe(false);
     await eventually('the log lines arrive', () =>
       Promise.resolve(
@@ -152,7 +152,7 @@ describe('Redis stops mid-run (issue 7 item 6)', () => {
     redis = await startRedis({ port: redis.port });
     await eventually(
       'readiness returns to 200',
-      async () => (await fetch(`${app.url}/readyz`)).status === 200,
+      async () => (await fetch(`${app.managementUrl}/readyz`)).status === 200,
       20_000,
     );
     // The line is written when the store reconnects; it reaches the test through the child's stdout,
@@ -188,7 +188,7 @@ describe('Redis stops mid-run (issue 7 item 6)', () => {
     process.kill(pid, 'SIGSTOP');
     try {
       // The connection stays open and silent: only the adapter's timeouts can end the wait.
-      const ready = await timed(() => fetch(`${app.url}/readyz`));
+      const ready = await timed(() => fetch(`${app.managementUrl}/readyz`));
       expect(ready.value.status).toBe(503);
       expect(ready.ms).toBeLessThan(FAST_MS);
       for (const path of ['/collection', '/signin']) {
@@ -202,7 +202,7 @@ describe('Redis stops mid-run (issue 7 item 6)', () => {
     // Nothing was lost: Redis kept its data, so the same session works again.
     await eventually(
       'readiness returns to 200',
-      async () => (await fetch(`${app.url}/readyz`)).status === 200,
+      async () => (await fetch(`${app.managementUrl}/readyz`)).status === 200,
       20_000,
     );
     expect((await browser.get(`${app.url}/collection`)).status).toBe(200);

@@ -88,7 +88,7 @@ describe('the SQLite file is locked by another process (issue 7 item 6)', () => 
     expect(Date.now() - blocked).toBeLessThan(3_000);
     for (let i = 0; i < 5; i++) {
       const health = Date.now();
-      expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${app.managementUrl}/healthz`)).status).toBe(200);
       expect(Date.now() - health).toBeLessThan(1_000);
       await new Promise((r) => setTimeout(r, 300));
     }
@@ -200,7 +200,7 @@ describe('the SQLite file is full (issue 7 item 6)', () => {
       msg: 'request failed: the session store (sqlite) refused the operation: SQLITE_FULL',
       cause: 'database or disk is full (SQLITE_FULL)',
     });
-    expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${t.managementUrl}/healthz`)).status).toBe(200);
 
     undo();
     const again = new Browser();

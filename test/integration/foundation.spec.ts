@@ -11,6 +11,7 @@ import {
   logoPath,
 } from '../../src/shared/brand';
 import { AppError } from '../../src/errors/app-error';
+import { ROUTES } from '../../src/shared/routes';
 import { freePort } from '../support/free-port';
 import { RunningRedis, startRedis } from '../support/redis-server';
 import { startTestApp, useTestApp } from '../support/test-app';
@@ -36,11 +37,16 @@ class FailingController {
 describe('foundation over HTTP', () => {
   const t = useTestApp({ APP_ENV: 'dev' }, [FailingController]);
 
-  it('GET /healthz answers ok with a request id and security headers', async () => {
-    const res = await request(t.url).get('/healthz').expect(200);
+  it('GET /healthz answers ok on the management port, uncached', async () => {
+    const res = await request(t.managementUrl).get('/healthz').expect(200);
     expect(res.body).toEqual({ status: 'ok', checks: { process: { status: 'up' } } });
-    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('a public answer carries a request id and security headers', async () => {
+    const res = await request(t.url).get(ROUTES.jwks).expect(200);
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.headers['referrer-policy']).toBe('no-referrer');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-powered-by']).toBeUndefined();
@@ -65,7 +71,7 @@ describe('foundation over HTTP', () => {
   });
 
   it('GET /readyz checks the SQLite session store', async () => {
-    const res = await request(t.url).get('/readyz').expect(200);
+    const res = await request(t.managementUrl).get('/readyz').expect(200);
     // `startup`: the work that may finish after the listener is done (issue 18 item 4).
     expect(res.body).toEqual({
       status: 'ok',
@@ -75,12 +81,12 @@ describe('foundation over HTTP', () => {
 
   it('keeps a safe incoming request id and replaces an unsafe one', async () => {
     const kept = await request(t.url)
-      .get('/healthz')
+      .get(ROUTES.jwks)
       .set('x-request-id', 'lb-1234abcd')
       .expect(200);
     expect(kept.headers['x-request-id']).toBe('lb-1234abcd');
     const replaced = await request(t.url)
-      .get('/healthz')
+      .get(ROUTES.jwks)
       .set('x-request-id', 'x"}{"level":60')
       .expect(200);
     expect(replaced.headers['x-request-id']).not.toContain('"');
@@ -246,16 +252,16 @@ describe('readiness with Redis', () => {
     const own = await startRedis();
     const t = await startTestApp({ SESSION_STORE: 'redis', REDIS_URL: own.url });
     try {
-      const up = await request(t.url).get('/readyz').expect(200);
+      const up = await request(t.managementUrl).get('/readyz').expect(200);
       expect(up.body.checks).toEqual({
         startup: { status: 'up' },
         'sessionStore:redis': { status: 'up' },
       });
       await own.stop();
-      const down = await request(t.url).get('/readyz').expect(503);
+      const down = await request(t.managementUrl).get('/readyz').expect(503);
       expect(down.body.status).toBe('unavailable');
       expect(down.body.checks['sessionStore:redis'].status).toBe('down');
-      await request(t.url).get('/healthz').expect(200);
+      await request(t.managementUrl).get('/healthz').expect(200);
     } finally {
       await t.close();
     }
@@ -264,7 +270,7 @@ describe('readiness with Redis', () => {
   it('uses the shared Redis when configured', async () => {
     const t = await startTestApp({ SESSION_STORE: 'redis', REDIS_URL: redis.url });
     try {
-      await request(t.url).get('/readyz').expect(200);
+      await request(t.managementUrl).get('/readyz').expect(200);
     } finally {
       await t.close();
     }
@@ -337,16 +343,16 @@ describe('readiness with an external IdP', () => {
       BRAND_CLIENTS: '{}',
     });
     try {
-      const up = await request(t.url).get('/readyz').expect(200);
+      const up = await request(t.managementUrl).get('/readyz').expect(200);
       expect(up.body.checks.idpDiscovery).toBeUndefined();
-      expect(await idpHealth(t.url, 'up')).toMatchObject({ status: 'up' });
+      expect(await idpHealth(t.managementUrl, 'up')).toMatchObject({ status: 'up' });
       idp.server.closeAllConnections();
       await new Promise((r) => idp.server.close(r));
       // The next probe comes once the last word is IDP_PROBE_INTERVAL_MS old; a real call that
       // fails says so at once: a sign-in.
       await request(t.url).get('/signin').set('accept', 'text/html').expect(502);
-      expect(await idpHealth(t.url, 'down')).toMatchObject({ status: 'down' });
-      await request(t.url).get('/readyz').expect(200);
+      expect(await idpHealth(t.managementUrl, 'down')).toMatchObject({ status: 'down' });
+      await request(t.managementUrl).get('/readyz').expect(200);
     } finally {
       await t.close();
       idp.server.closeAllConnections();
@@ -365,8 +371,8 @@ describe('readiness with an external IdP', () => {
       BRAND_CLIENTS: '{}',
     });
     try {
-      await request(t.url).get('/readyz').expect(200);
-      expect(await idpHealth(t.url, 'down')).toEqual({
+      await request(t.managementUrl).get('/readyz').expect(200);
+      expect(await idpHealth(t.managementUrl, 'down')).toEqual({
         status: 'down',
         error: 'the discovery document names another issuer',
         since: expect.any(String),

@@ -126,7 +126,7 @@ describe('§5 malformed enabled-features data at start', () => {
     async (_name, value, problem) => {
       const t = await startTestApp({ ENABLED_FEATURES: value });
       try {
-        expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
+        expect((await fetch(`${t.managementUrl}/healthz`)).status).toBe(200);
         expect(t.config.features).toEqual([]);
         const lines = configWarnings(t);
         expect(lines).toHaveLength(1);

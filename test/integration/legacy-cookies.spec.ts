@@ -26,7 +26,7 @@ describe('token cookies left by earlier versions', () => {
   ];
   it.each(table)('%s is cleared', async (_name, value) => {
     const res = await request(t.url)
-      .get('/healthz')
+      .get('/.well-known/collectors-signon')
       .set('cookie', `accessToken=${value}`)
       .expect(200);
     const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
@@ -36,7 +36,7 @@ describe('token cookies left by earlier versions', () => {
 
   it('clears both token cookies, and only them', async () => {
     const res = await request(t.url)
-      .get('/healthz')
+      .get('/.well-known/collectors-signon')
       .set('cookie', `theme=dark; accessToken=${jwt}; refreshToken=abc; QTM_UID=u1`)
       .expect(200);
     const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []).sort();
@@ -47,7 +47,7 @@ describe('token cookies left by earlier versions', () => {
 
   it('leaves a request without token cookies alone', async () => {
     const res = await request(t.url)
-      .get('/healthz')
+      .get('/.well-known/collectors-signon')
       .set('cookie', 'theme=dark; myaccessToken=x; QTM_UID=u1')
       .expect(200);
     expect(res.headers['set-cookie']).toBeUndefined();

@@ -47,7 +47,7 @@ const ON_CALL = new Set([
 
 /** Polls the metrics until `probe` holds of them (store gauges are reused for 5 s). */
 async function metricsUntil(
-  t: { readonly url: string },
+  t: { readonly managementUrl: string },
   what: string,
   probe: (samples: Sample[]) => boolean,
   timeoutMs = 15_000,

@@ -14,7 +14,7 @@ import { TestApp, startTestApp, useTestApp } from '../support/test-app';
 import { Sample, parseSamples, scrapeMetrics, valueOf } from '../support/metrics';
 
 /**
- * Issue 7 item 4 over HTTP: Prometheus metrics at /metrics (requests by route pattern, sign-ins and
+ * Issue 7 item 4 over HTTP: Prometheus metrics at the management listener's /metrics (requests by route pattern, sign-ins and
  * sign-outs by brand and outcome, refreshes, session-store latency and errors) and W3C trace ids in
  * the logs.
  */
@@ -26,7 +26,7 @@ async function scrape(t: TestApp): Promise<Sample[]> {
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_ID = '00f067aa0ba902b7';
 
-describe('metrics at /metrics', () => {
+describe('metrics at /metrics on the management port', () => {
   let t: TestApp;
   beforeAll(async () => {
     // Access tokens live 1 s (refreshed 30 s early): every signed-in /signin refreshes (§4).
@@ -37,7 +37,7 @@ describe('metrics at /metrics', () => {
   });
 
   it('answers the Prometheus text format, uncached, with the process metrics and every metric declared', async () => {
-    const res = await request(t.url).get('/metrics').expect(200);
+    const res = await request(t.managementUrl).get('/metrics').expect(200);
     expect(res.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-store');
     for (const [name, type] of [
@@ -58,30 +58,33 @@ describe('metrics at /metrics', () => {
     expect(res.text).toMatch(/^idp_up 1$/m);
   });
 
-  it('is neither logged per request nor rate limited', async () => {
-    for (let i = 0; i < 5; i++) await request(t.url).get('/metrics').expect(200);
+  it('is neither logged per request, nor rate limited, nor counted as a request', async () => {
+    for (let i = 0; i < 5; i++) await request(t.managementUrl).get('/metrics').expect(200);
+    for (let i = 0; i < 5; i++) await request(t.managementUrl).get('/readyz').expect(200);
     expect(t.logs.text).not.toContain('"url":"/metrics"');
+    expect(t.logs.text).not.toContain('"url":"/readyz"');
     expect(rateLimitGroup('GET', '/metrics')).toBeUndefined();
+    const routes = (await scrape(t))
+      .filter((s) => s.name === 'http_requests_total')
+      .map((s) => s.labels.route);
+    expect(routes).not.toContain('/metrics');
+    expect(routes).not.toContain('/readyz');
   });
 
   it('counts and times requests by method, route pattern and status; unknown paths are one "unmatched" label', async () => {
     const before = await scrape(t);
-    const healthz = { method: 'GET', route: '/healthz', status: '200' };
     const unmatched = { method: 'GET', route: 'unmatched', status: '404' };
     const demo = { method: 'GET', route: '/demo/brand/:brand', status: '200' };
     const randomPaths = Array.from({ length: 5 }, () => `/random-${randomUUID()}`);
-    await request(t.url).get('/healthz').expect(200);
-    await request(t.url).get('/healthz?probe=1').expect(200);
     for (const p of randomPaths) await request(t.url).get(p).expect(404);
     await request(t.url).get(`/static/app/${randomUUID()}.js`).expect(404);
     await request(t.url).get('/demo/brand/psa').expect(200);
-    await request(t.url).get('/demo/brand/goldin').expect(200);
+    await request(t.url).get('/demo/brand/goldin?probe=1').expect(200);
 
-    const res = await request(t.url).get('/metrics').expect(200);
+    const res = await request(t.managementUrl).get('/metrics').expect(200);
     const after = parseSamples(res.text);
     const delta = (name: string, labels: Record<string, string>) =>
       valueOf(after, name, labels) - valueOf(before, name, labels);
-    expect(delta('http_requests_total', healthz)).toBe(2);
     expect(delta('http_requests_total', unmatched)).toBe(5);
     // A 404 under a mount point is counted under the mount point (a fixed label too).
     expect(
@@ -89,11 +92,11 @@ describe('metrics at /metrics', () => {
     ).toBe(1);
     expect(delta('http_requests_total', demo)).toBe(2);
     // The histogram: cumulative buckets up to +Inf, whose count is the request count.
-    expect(delta('http_request_duration_seconds_count', healthz)).toBe(2);
+    expect(delta('http_request_duration_seconds_count', demo)).toBe(2);
     const buckets = after.filter(
       (s) =>
         s.name === 'http_request_duration_seconds_bucket' &&
-        s.labels.route === '/healthz' &&
+        s.labels.route === '/demo/brand/:brand' &&
         s.labels.status === '200',
     );
     expect(buckets.map((b) => b.labels.le)).toEqual([
@@ -112,8 +115,8 @@ describe('metrics at /metrics', () => {
       '10',
       '+Inf',
     ]);
-    expect(buckets.at(-1)?.value).toBe(valueOf(after, 'http_requests_total', healthz));
-    expect(valueOf(after, 'http_request_duration_seconds_sum', healthz)).toBeGreaterThan(0);
+    expect(buckets.at(-1)?.value).toBe(valueOf(after, 'http_requests_total', demo));
+    expect(valueOf(after, 'http_request_duration_seconds_sum', demo)).toBeGreaterThan(0);
     // Bounded labels: no raw path, id or query ever becomes a label value.
     for (const p of randomPaths) expect(res.text).not.toContain(p);
     expect(res.text).not.toContain('probe');
@@ -146,7 +149,7 @@ describe('metrics at /metrics', () => {
       .set('sec-fetch-site', 'same-origin')
       .expect(302);
 
-    const res = await request(t.url).get('/metrics').expect(200);
+    const res = await request(t.managementUrl).get('/metrics').expect(200);
     const after = parseSamples(res.text);
     const delta = (name: string, labels: Record<string, string>) =>
       valueOf(after, name, labels) - valueOf(before, name, labels);
@@ -248,8 +251,8 @@ describe('W3C trace context', () => {
 
   it('starts a trace when none comes in; each request is its own', async () => {
     const [a, b] = await Promise.all([
-      request(t.url).get('/healthz').expect(200),
-      request(t.url).get('/healthz').expect(200),
+      request(t.url).get('/demo/brand/psa').expect(200),
+      request(t.url).get('/demo/brand/psa').expect(200),
     ]);
     const traceOf = (h: unknown) => /^00-([0-9a-f]{32})-[0-9a-f]{16}-00$/.exec(String(h))?.[1];
     expect(traceOf(a?.headers.traceparent)).toBeDefined();
@@ -290,14 +293,14 @@ describe('metrics with the Redis session store', () => {
   });
 
   it('labels store calls with the redis kind, and counts them as errors when Redis is gone', async () => {
-    await request(t.url).get('/readyz').expect(200);
+    await request(t.managementUrl).get('/readyz').expect(200);
     const up = await scrape(t);
     expect(
       valueOf(up, 'session_store_operation_seconds_count', { operation: 'ping', store: 'redis' }),
     ).toBeGreaterThan(0);
     expect(valueOf(up, 'session_store_errors_total', { store: 'redis' })).toBe(0);
     await redis.stop();
-    await request(t.url).get('/readyz').expect(503);
+    await request(t.managementUrl).get('/readyz').expect(503);
     const down = await scrape(t);
     expect(valueOf(down, 'session_store_errors_total', { operation: 'ping', store: 'redis' })).toBe(
       1,

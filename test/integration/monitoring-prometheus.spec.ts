@@ -22,11 +22,11 @@ const FASTER = 30;
 const ALERT = 'SignonIdpDown';
 
 /**
- * Where the service answers Prometheus and the kubelet (/metrics, /healthz): the one line to change
- * when they move to the management port (MANAGEMENT_PORT).
+ * Where the service answers Prometheus and the kubelet (/metrics, /healthz): its management
+ * listener (MANAGEMENT_PORT, docs/operating.md "The management port").
  */
 function managementAddress(stack: OktaStack): string {
-  return `127.0.0.1:${stack.app.port}`;
+  return new URL(stack.app.managementUrl).host;
 }
 
 /** The names a Prometheus text exposition declares (`# TYPE`), as the series a query can read. */

@@ -188,18 +188,28 @@ describe('deploy/monitoring: the dashboard and the ServiceMonitor', () => {
         endpoints: { port: string; path: string }[];
       };
     };
-    const service = parseAllDocuments(
+    type Service = {
+      kind: string;
+      metadata: { name: string; labels: Record<string, string> };
+      spec: { ports: { name: string }[] };
+    };
+    const selected = parseAllDocuments(
       readFileSync(path.join(ROOT, 'deploy/kubernetes/service.yaml'), 'utf8'),
     )
-      .map((d) => d.toJS() as { kind: string; metadata: { labels: Record<string, string> } })
-      .find((d) => d.kind === 'Service');
+      .map((d) => d.toJS() as Service)
+      .filter((d) => d.kind === 'Service')
+      .filter((d) =>
+        Object.entries(monitor.spec.selector.matchLabels).every(
+          ([k, v]) => d.metadata.labels[k] === v,
+        ),
+      );
     expect(monitor.kind).toBe('ServiceMonitor');
     expect(monitor.spec.endpoints).toEqual([
       expect.objectContaining({ port: 'management', path: '/metrics' }),
     ]);
-    expect(service?.metadata.labels).toEqual(
-      expect.objectContaining(monitor.spec.selector.matchLabels),
-    );
+    // It selects the management Service alone, which has the port it names; never the public one.
+    expect(selected.map((d) => d.metadata.name)).toEqual(['collectors-signon-management']);
+    expect(selected[0]?.spec.ports.map((p) => p.name)).toContain('management');
   });
 
   it('the kustomization lists every manifest of the folder and the dashboard', () => {

@@ -240,7 +240,7 @@ describe.each(TOPOLOGIES)('two instances, %s', (_topology, startShared, { failov
       const probes = async (): Promise<void> => {
         while (running) {
           for (const instance of [a, b])
-            readiness.push((await fetch(`${instance.url}/readyz`)).status);
+            readiness.push((await fetch(`${instance.managementUrl}/readyz`)).status);
           await new Promise((r) => setTimeout(r, 100));
         }
       };
@@ -276,7 +276,7 @@ describe.each(TOPOLOGIES)('two instances, %s', (_topology, startShared, { failov
         }
       // Readiness may have said 503 while commands waited; it says 200 again.
       for (const instance of [a, b])
-        expect((await fetch(`${instance.url}/readyz`)).status).toBe(200);
+        expect((await fetch(`${instance.managementUrl}/readyz`)).status).toBe(200);
       expect(readiness.length).toBeGreaterThan(10);
       // And a new collector signs in on the new master.
       await signedIn();

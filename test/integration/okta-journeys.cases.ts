@@ -67,8 +67,20 @@ export function oktaJourneys(runtime: () => Runtime): void {
   it('runs the service on the runtime it names (its own nodejs_version_info metric)', async () => {
     const { node } = runtime();
     const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
-    const metrics = await (await fetch(`http://127.0.0.1:${stack.app.port}/metrics`)).text();
+    const metrics = await (await fetch(`${stack.app.managementUrl}/metrics`)).text();
     expect(metrics).toMatch(new RegExp(`^nodejs_version_info\\{version="${version}"`, 'm'));
+  });
+
+  // docs/operating.md "The management port": in qa as everywhere, the public port (here through the
+  // TLS front, as an ingress reaches it) never serves /metrics; the management port does.
+  it('serves /metrics on the management port only, never through the public front', async () => {
+    expect((await stack.browser().get(`${stack.url}/metrics`)).status).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${stack.app.port}/metrics`)).status).toBe(404);
+    const scrape = await fetch(`${stack.app.managementUrl}/metrics`);
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toMatch(/^# TYPE idp_up gauge$/m);
+    for (const path of ['/healthz', '/readyz'])
+      expect((await fetch(`${stack.app.managementUrl}${path}`)).status).toBe(200);
   });
 
   describe('anonymous sign-in to /collection', () => {
@@ -398,7 +410,7 @@ export function oktaJourneys(runtime: () => Runtime): void {
 
   describe('readiness and health during an outage (issue 31 item 3)', () => {
     it('/readyz stays ready; /healthz, idp_up and one log line say Okta is down, then back', async () => {
-      const direct = `http://127.0.0.1:${stack.app.port}`;
+      const direct = stack.app.managementUrl;
       await stack.fault('down');
       try {
         // The next probe (at most IDP_PROBE_INTERVAL_MS after the last word) notices.

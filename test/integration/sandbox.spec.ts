@@ -16,11 +16,12 @@ const SANDBOX = path.resolve(__dirname, '../../scripts/sandbox.js');
 describe('npm run sandbox (scripts/sandbox.js)', () => {
   let child: ChildProcess;
   let output = '';
-  const ports = { service: 0, idp: 0, brandSite: 0 };
+  const ports = { service: 0, management: 0, idp: 0, brandSite: 0 };
   let exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
   beforeAll(async () => {
     ports.service = await freePort();
+    ports.management = await freePort();
     ports.idp = await freePort();
     ports.brandSite = await freePort();
     child = spawn(process.execPath, [SANDBOX, '--no-build', '--brand-site'], {
@@ -28,6 +29,7 @@ describe('npm run sandbox (scripts/sandbox.js)', () => {
         PATH: process.env.PATH ?? '',
         SANDBOX_MAIN: buildApp(),
         SANDBOX_PORT: String(ports.service),
+        SANDBOX_MANAGEMENT_PORT: String(ports.management),
         SANDBOX_IDP_PORT: String(ports.idp),
         SANDBOX_BRAND_SITE_URL: `http://127.0.0.1:${ports.brandSite}`,
         DATA_DIR: tempDataDir(),
@@ -54,7 +56,7 @@ describe('npm run sandbox (scripts/sandbox.js)', () => {
   });
 
   it('starts the service, the IdP and the brand site, and says how to point a brand site at them', async () => {
-    const ready = await fetch(`http://127.0.0.1:${ports.service}/readyz`);
+    const ready = await fetch(`http://127.0.0.1:${ports.management}/readyz`);
     expect(ready.status).toBe(200);
     const issuer = `https://localhost:${ports.idp}/oauth2/default`;
     const discovery = await trustingFetch(`${issuer}/.well-known/openid-configuration`);
@@ -78,6 +80,7 @@ describe('npm run sandbox (scripts/sandbox.js)', () => {
     child.kill('SIGINT');
     expect(await exit).toEqual({ code: 0, signal: null });
     await expect(fetch(`http://127.0.0.1:${ports.service}/healthz`)).rejects.toThrow();
+    await expect(fetch(`http://127.0.0.1:${ports.management}/healthz`)).rejects.toThrow();
     await expect(fetch(`http://127.0.0.1:${ports.brandSite}/healthz`)).rejects.toThrow();
     await expect(
       trustingFetch(`https://localhost:${ports.idp}/oauth2/default/v1/keys`),

@@ -19,7 +19,10 @@ afterEach(() => {
   running.clear();
 });
 
-/** The process `npm start` runs, with only the given environment (plus PATH). */
+/**
+ * The process `npm start` runs, with only the given environment (plus PATH). Tests that let it
+ * listen give it a MANAGEMENT_PORT of its own: many run at once, and 9000 is the default.
+ */
 function startService(env: Record<string, string>): {
   child: ChildProcess;
   output: () => string;
@@ -48,6 +51,7 @@ function startService(env: Record<string, string>): {
   return { child, output: () => out, stdout: () => stdout, exit };
 }
 
+/** Waits for /healthz on the management listener (docs/operating.md "The management port"). */
 async function waitForHealth(url: string, exit: Promise<number | null>): Promise<Response> {
   const deadline = Date.now() + 20_000;
   let exited = false;
@@ -68,12 +72,14 @@ async function waitForHealth(url: string, exit: Promise<number | null>): Promise
  */
 async function startProbed(pkg: string, env: Record<string, string> = {}) {
   const port = await freePort();
+  const managementPort = await freePort();
   const dir = tempDataDir();
   mkdirSync(dir, { recursive: true });
   const out = path.join(dir, 'loaded-modules.txt');
   const svc = startService({
     ...env,
     PORT: String(port),
+    MANAGEMENT_PORT: String(managementPort),
     NODE_OPTIONS: `--require ${path.join(ROOT, 'test/support/loaded-modules-probe.js')}`,
     LOADED_MODULES_PROBE_OUT: out,
     LOADED_MODULES_PROBE_PACKAGE: pkg,
@@ -81,6 +87,7 @@ async function startProbed(pkg: string, env: Record<string, string> = {}) {
   return {
     svc,
     url: `http://127.0.0.1:${port}`,
+    managementUrl: `http://127.0.0.1:${managementPort}`,
     stop: async (): Promise<string> => {
       svc.child.kill('SIGTERM');
       expect(await svc.exit).toBe(0);
@@ -97,15 +104,18 @@ beforeAll(() => {
 describe('start-up (npm start)', () => {
   it('starts with the embedded defaults, answers /healthz, logs JSON, and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
-    const svc = startService({ PORT: String(port) });
-    const res = await waitForHealth(`http://127.0.0.1:${port}`, svc.exit);
+    const managementPort = await freePort();
+    const svc = startService({ PORT: String(port), MANAGEMENT_PORT: String(managementPort) });
+    const res = await waitForHealth(`http://127.0.0.1:${managementPort}`, svc.exit);
     expect(res.status).toBe(200);
     svc.child.kill('SIGTERM');
     expect(await svc.exit).toBe(0);
     // stdout is the log stream. (stderr may carry oidc-provider's notice that Node 20 is older than it prefers.)
     const lines = svc.stdout().trim().split('\n');
     for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
-    expect(svc.output()).toContain(`listening on http://localhost:${port} (local, IdP embedded)`);
+    expect(svc.output()).toContain(
+      `listening on http://localhost:${port} (local, IdP embedded), management on 127.0.0.1:${managementPort}`,
+    );
   }, 30_000);
 
   // Issue 33 item 4: a newcomer's terminal after `npm start`. `script` gives the service a
@@ -114,7 +124,12 @@ describe('start-up (npm start)', () => {
     const port = await freePort();
     const child = spawn('script', ['-qfec', `"${process.execPath}" "${MAIN}"`, '/dev/null'], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', DATA_DIR: tempDataDir(), PORT: String(port) },
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATA_DIR: tempDataDir(),
+        PORT: String(port),
+        MANAGEMENT_PORT: String(await freePort()),
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     running.add(child);
@@ -142,7 +157,7 @@ describe('start-up (npm start)', () => {
 
   it('piped (a log collector, as in qa and prod): JSON lines only, ending with the same invitation', async () => {
     const port = await freePort();
-    const svc = startService({ PORT: String(port) });
+    const svc = startService({ PORT: String(port), MANAGEMENT_PORT: String(await freePort()) });
     const deadline = Date.now() + 20_000;
     while (!svc.stdout().includes('"msg":"ready: open') && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 100));
@@ -161,7 +176,7 @@ describe('start-up (npm start)', () => {
 
   it('with the SQLite store, loads no Redis client at all (issue 18 item 4: a shorter start)', async () => {
     const run = await startProbed('ioredis');
-    expect((await waitForHealth(run.url, run.svc.exit)).status).toBe(200);
+    expect((await waitForHealth(run.managementUrl, run.svc.exit)).status).toBe(200);
     expect(await run.stop()).toBe('');
   }, 30_000);
 
@@ -169,7 +184,7 @@ describe('start-up (npm start)', () => {
     // patches/nestjs-i18n+10.6.1.patch: class-validator (about 320 files with its own dependencies),
     // chokidar and js-yaml are required where nestjs-i18n uses them, not when it is loaded.
     const run = await startProbed('class-validator,validator,libphonenumber-js,chokidar,js-yaml');
-    expect((await waitForHealth(run.url, run.svc.exit)).status).toBe(200);
+    expect((await waitForHealth(run.managementUrl, run.svc.exit)).status).toBe(200);
     const page = await fetch(`${run.url}/signin?b=nosuchbrand&lang=fr-CA`, {
       headers: { accept: 'text/html' },
     });
@@ -182,19 +197,19 @@ describe('start-up (npm start)', () => {
     // oidc-provider is ESM, which require.cache does not list; koa is the CommonJS framework it
     // alone brings (npm ls koa), so koa's files stand for it.
     const run = await startProbed('koa', { ...productionEnv(), SHUTDOWN_DRAIN_MS: '0' });
-    expect((await waitForHealth(run.url, run.svc.exit)).status).toBe(200);
+    expect((await waitForHealth(run.managementUrl, run.svc.exit)).status).toBe(200);
     expect(run.svc.output()).toContain('(prod, IdP external)');
     expect(await run.stop()).toBe('');
   }, 30_000);
 
   it('with the embedded IdP, builds it once listening: /readyz turns 200 and the IdP answers', async () => {
     const run = await startProbed('koa');
-    expect((await waitForHealth(run.url, run.svc.exit)).status).toBe(200);
+    expect((await waitForHealth(run.managementUrl, run.svc.exit)).status).toBe(200);
     // Readiness waits for the provider (built after the listener is up) and the demo users.
     const deadline = Date.now() + 20_000;
-    while ((await fetch(`${run.url}/readyz`)).status !== 200 && Date.now() < deadline)
+    while ((await fetch(`${run.managementUrl}/readyz`)).status !== 200 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 50));
-    expect((await fetch(`${run.url}/readyz`)).status).toBe(200);
+    expect((await fetch(`${run.managementUrl}/readyz`)).status).toBe(200);
     const discovery = await fetch(`${run.url}/oauth2/default/.well-known/openid-configuration`);
     expect(discovery.status).toBe(200);
     expect(await run.stop()).toContain(`${path.sep}koa${path.sep}`);

@@ -66,8 +66,9 @@ describe('test prerequisites on a machine without them', () => {
     );
     // The package that provides two of the programs is installed once.
     expect(run.stderr).toContain(
-      'apt-get install -y redis-server redis-tools chromium chromium-headless-shell prometheus) and',
+      'apt-get install -y redis-server redis-tools chromium chromium-headless-shell prometheus kubernetes-client) and',
     );
+    expect(run.stderr).toContain('kubectl (Debian package kubernetes-client): the Kubernetes');
   });
 
   it('names only what is missing', () => {
@@ -89,6 +90,7 @@ describe('test prerequisites on a machine without them', () => {
           'chromium-headless-shell',
           'promtool',
           'prometheus',
+          'kubectl',
         ],
         { sh: false },
       ),

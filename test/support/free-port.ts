@@ -12,7 +12,14 @@ const SLICE = 500;
 const SLICES = 24; // 20000 + 24 × 500 = 32000, still below the ephemeral range
 
 const worker = Number(process.env.JEST_WORKER_ID ?? 0) || process.pid;
-const sliceStart = FIRST_PORT + (worker % SLICES) * SLICE;
+/**
+ * Worker 1 of every Jest run would take the same slice: two runs at once on one machine (several
+ * checkouts, or a run beside `npm run bench`) handed out the same ports and met EADDRINUSE. Every
+ * worker of a run has the run's process as parent, so shifting by it keeps a run's workers apart
+ * and moves different runs to different slices (unless their parents' ids agree modulo SLICES).
+ */
+const run = process.env.JEST_WORKER_ID ? process.ppid : 0;
+const sliceStart = FIRST_PORT + ((worker + run) % SLICES) * SLICE;
 let next = 0;
 
 function canListenOn(port: number, host: string): Promise<boolean> {

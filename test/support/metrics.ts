@@ -48,13 +48,16 @@ export function samplesOf(
   );
 }
 
-/** The running service's /metrics answer (200 expected). */
-export async function scrapeMetricsText(app: { readonly url: string }): Promise<string> {
-  const res = await request(app.url).get('/metrics').expect(200);
+/**
+ * The running service's /metrics answer (200 expected), from its management listener
+ * (docs/operating.md "The management port"): the public port never serves it.
+ */
+export async function scrapeMetricsText(app: { readonly managementUrl: string }): Promise<string> {
+  const res = await request(app.managementUrl).get('/metrics').expect(200);
   return res.text;
 }
 
 /** The running service's metrics, parsed. */
-export async function scrapeMetrics(app: { readonly url: string }): Promise<Sample[]> {
+export async function scrapeMetrics(app: { readonly managementUrl: string }): Promise<Sample[]> {
   return parseSamples(await scrapeMetricsText(app));
 }

@@ -47,6 +47,9 @@ export interface ProcessApp {
   readonly port: number;
   /** The public URL (http://localhost:PORT), as the embedded issuer names it. */
   readonly url: string;
+  readonly managementPort: number;
+  /** The management listener (/healthz, /readyz, /metrics): http://127.0.0.1:MANAGEMENT_PORT. */
+  readonly managementUrl: string;
   readonly dataDir: string;
   /** Settles when the process has exited. */
   readonly exit: Promise<ProcessExit>;
@@ -61,8 +64,9 @@ export interface ProcessApp {
 
 /**
  * The service as `npm start` runs it (NODE_ENV=production, the environment given and PATH only), as a
- * real child process on a free port (or `env.PORT`), with a fresh DATA_DIR unless one is given.
- * Resolves once /healthz answers and the start-up work is done (`/readyz`'s `startup` check).
+ * real child process on a free port (or `env.PORT`) and a free management port (or
+ * `env.MANAGEMENT_PORT`), with a fresh DATA_DIR unless one is given. Resolves once the management
+ * listener's /readyz says the start-up work is done (its `startup` check).
  */
 export async function startProcessApp(
   main: string,
@@ -71,6 +75,7 @@ export async function startProcessApp(
   node: string = process.execPath,
 ): Promise<ProcessApp> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
+  const managementPort = env.MANAGEMENT_PORT ? Number(env.MANAGEMENT_PORT) : await freePort();
   const dataDir = env.DATA_DIR ?? tempDataDir();
   const child = spawn(node, [main], {
     cwd: ROOT,
@@ -84,6 +89,7 @@ export async function startProcessApp(
       RATE_LIMIT_SIGNIN_SESSION: '10000/60',
       ...env,
       PORT: String(port),
+      MANAGEMENT_PORT: String(managementPort),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -105,6 +111,8 @@ export async function startProcessApp(
     child,
     port,
     url: `http://localhost:${port}`,
+    managementPort,
+    managementUrl: `http://127.0.0.1:${managementPort}`,
     dataDir,
     exit,
     get exited() {
@@ -127,7 +135,7 @@ export async function startProcessApp(
     try {
       // Up, and its start-up work done (readiness's `startup` check; other checks may be down on
       // purpose in a fault test).
-      const ready = (await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as {
+      const ready = (await (await fetch(`http://127.0.0.1:${managementPort}/readyz`)).json()) as {
         checks?: Record<string, { status?: string }>;
       };
       if (ready.checks?.startup?.status === 'up' || ready.checks?.shutdown) return app;
@@ -136,7 +144,9 @@ export async function startProcessApp(
     }
     if (Date.now() > deadline) {
       await app.kill();
-      throw new Error(`the service did not answer /healthz within 30 s:\n${all}`);
+      throw new Error(
+        `the service did not answer /readyz on its management port within 30 s:\n${all}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }

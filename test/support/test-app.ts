@@ -9,6 +9,7 @@ import type { AppConfig } from '../../src/config/app-config';
 import type { RawEnv } from '../../src/config/config.schema';
 import { freePort } from './free-port';
 import { StartupTasks } from '../../src/lifecycle/startup-tasks';
+import { ManagementServer } from '../../src/management/management-server';
 import { testConfig } from './test-config';
 
 /** Every JSON log line the app wrote, kept in memory for assertions. */
@@ -32,6 +33,11 @@ export interface TestApp {
   readonly logs: LogCapture;
   /** Base URL of the listening server, e.g. http://127.0.0.1:40123 */
   readonly url: string;
+  /**
+   * Base URL of the management listener (/healthz, /readyz, /metrics; docs/operating.md "The
+   * management port"), on a free port of its own, as main.ts starts it.
+   */
+  readonly managementUrl: string;
   close(): Promise<void>;
 }
 
@@ -53,11 +59,14 @@ export async function startTestApp(
 ): Promise<TestApp> {
   // The public URL (and so the embedded issuer) must name the port the app really listens on.
   const port = env.PORT ? Number(env.PORT) : await freePort();
+  // Many apps run at once: each gets a management port of its own, not the default 9000.
+  const managementPort = env.MANAGEMENT_PORT ? Number(env.MANAGEMENT_PORT) : await freePort();
   // Journeys post many forms from one address; the rate-limit tests set their own, low limit.
   const config = adjustConfig(
     testConfig({
       LOG_LEVEL: 'info',
       PORT: String(port),
+      MANAGEMENT_PORT: String(managementPort),
       RATE_LIMIT_CREDENTIAL_POSTS: '10000/60',
       ...env,
     }),
@@ -72,6 +81,7 @@ export async function startTestApp(
   );
   configureApp(app, config);
   await app.listen(port, '127.0.0.1');
+  await app.get(ManagementServer).listen(managementPort, '127.0.0.1');
   // What may finish after the listener (the demo users, issue 18 item 4) has, before a test signs in.
   await app.get(StartupTasks).settled();
   return {
@@ -79,6 +89,7 @@ export async function startTestApp(
     config,
     logs,
     url: `http://localhost:${port}`,
+    managementUrl: `http://127.0.0.1:${managementPort}`,
     close: () => app.close(),
   };
 }
@@ -127,6 +138,9 @@ export function useTestApp(
     },
     get url() {
       return running().url;
+    },
+    get managementUrl() {
+      return running().managementUrl;
     },
     close: () => running().close(),
   };

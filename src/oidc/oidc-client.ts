@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { webcrypto } from 'node:crypto';
 import * as client from 'openid-client';
-import type { ClientCredentials } from '../config/app-config';
+import type { ClientCredentials, ClientPrivateJwk } from '../config/app-config';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { IdpStatus } from './idp-status';
@@ -134,35 +135,49 @@ export class OidcClient {
   }
 
   get serviceClient(): ClientCredentials {
-    return { clientId: this.config.idp.clientId, clientSecret: this.config.idp.clientSecret };
+    const { clientId, clientSecret, clientAuthMethod, clientPrivateKey } = this.config.idp;
+    return {
+      clientId,
+      clientSecret,
+      authMethod: clientAuthMethod,
+      ...(clientPrivateKey ? { privateKey: clientPrivateKey } : {}),
+    };
   }
 
   private configuration(credentials: ClientCredentials): Promise<client.Configuration> {
     // Keyed by the whole credential: a configuration built with an old secret must not be reused
     // once the secret changes (a rotated brand secret would otherwise keep working here).
-    const key = `${credentials.clientId}\n${credentials.clientSecret}`;
+    const key = credentialKey(credentials);
     let configuration = this.configurations.get(key);
     if (!configuration) {
       const insecure = this.config.idp.issuer.startsWith('http://');
-      configuration = client
-        .discovery(
-          new URL(this.config.idp.issuer),
-          credentials.clientId,
-          credentials.clientSecret,
-          undefined,
-          {
-            ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
-            // Kept by the configuration for all its later requests too (openid-client).
-            ...(this.fetch ? { [client.customFetch]: this.fetch } : {}),
-            timeout: 5,
-          },
-        )
+      const discovered = (authentication: client.ClientAuth) =>
+        client
+          .discovery(
+            new URL(this.config.idp.issuer),
+            credentials.clientId,
+            // Only the secret methods send a secret (docs/okta.md "Client authentication").
+            credentials.authMethod === 'private_key_jwt' ? undefined : credentials.clientSecret,
+            authentication,
+            {
+              ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+              // Kept by the configuration for all its later requests too (openid-client).
+              ...(this.fetch ? { [client.customFetch]: this.fetch } : {}),
+              timeout: 5,
+            },
+          )
+          .catch((error: unknown) => {
+            this.status.report(false, error);
+            throw new IdpError('the IdP discovery document could not be read', undefined, {
+              cause: error,
+            });
+          });
+      // A key that cannot sign is this service's fault, not the IdP's: it is not an outage.
+      configuration = clientAuthentication(credentials)
+        .then(discovered)
         .catch((error: unknown) => {
           this.configurations.delete(key);
-          this.status.report(false, error);
-          throw new IdpError('the IdP discovery document could not be read', undefined, {
-            cause: error,
-          });
+          throw error;
         });
       this.configurations.set(key, configuration);
     }
@@ -354,4 +369,75 @@ function httpStatusOf(error: unknown): number | undefined {
   if (cause instanceof Response) return cause.status;
   const status = (error as { status?: unknown } | undefined)?.status;
   return typeof status === 'number' ? status : undefined;
+}
+
+/**
+ * How one client proves itself at the IdP's token and revocation endpoints, as its app is
+ * registered there (docs/okta.md "Client authentication"). Okta takes only the registered method:
+ * `client_secret_basic` unless the app says otherwise, so that is the default here too.
+ */
+export async function clientAuthentication(
+  credentials: ClientCredentials,
+): Promise<client.ClientAuth> {
+  const method = credentials.authMethod ?? 'client_secret_basic';
+  switch (method) {
+    case 'client_secret_basic':
+      return client.ClientSecretBasic(credentials.clientSecret);
+    case 'client_secret_post':
+      return client.ClientSecretPost(credentials.clientSecret);
+    case 'private_key_jwt': {
+      if (!credentials.privateKey) throw new Error('private_key_jwt needs a private key');
+      return privateKeyJwt(await importSigningKey(credentials.privateKey));
+    }
+  }
+}
+
+/**
+ * What tells two configurations of one client apart: a rotated secret or key must not keep using a
+ * configuration built with the old one.
+ */
+export function credentialKey(credentials: ClientCredentials): string {
+  const method = credentials.authMethod ?? 'client_secret_basic';
+  const proof =
+    method === 'private_key_jwt'
+      ? `${credentials.privateKey?.kid}\n${String(credentials.privateKey?.d)}`
+      : credentials.clientSecret;
+  return `${credentials.clientId}\n${method}\n${proof}`;
+}
+
+/**
+ * RFC 7523 §2.2 and §3: a JWT signed with the client's key, `iss` and `sub` its client id, a fresh
+ * `jti`, one minute of life. Its `aud` is the endpoint it is sent to, as Okta's guide to building
+ * one says ("the full URL of the resource you're using the JWT to authenticate to",
+ * developer.okta.com/docs/guides/build-self-signed-jwt); openid-client would otherwise put the
+ * issuer there. A token request always carries `grant_type` (RFC 6749 §4.1.3, §6); a revocation
+ * request never does (RFC 7009 §2.1).
+ */
+function privateKeyJwt(key: client.PrivateKey): client.ClientAuth {
+  return (as, metadata, body, headers) => {
+    const endpoint = body.has('grant_type') ? as.token_endpoint : as.revocation_endpoint;
+    const sign = client.PrivateKeyJwt(key, {
+      [client.modifyAssertion]: (_header, payload) => {
+        if (endpoint) payload.aud = endpoint;
+      },
+    });
+    // openid-client awaits what a client authentication returns (the signature is asynchronous).
+    return sign(as, metadata, body, headers);
+  };
+}
+
+/** The JWK as a WebCrypto signing key, with the JWS algorithm its type and curve call for. */
+async function importSigningKey(jwk: ClientPrivateJwk): Promise<client.PrivateKey> {
+  const algorithm =
+    jwk.kty === 'EC'
+      ? { name: 'ECDSA', namedCurve: jwk.crv ?? 'P-256' }
+      : { name: 'RSASSA-PKCS1-v1_5', hash: `SHA-${(jwk.alg ?? 'RS256').slice(2)}` };
+  const key = await webcrypto.subtle.importKey(
+    'jwk',
+    jwk as webcrypto.JsonWebKey,
+    algorithm,
+    false,
+    ['sign'],
+  );
+  return { key, kid: jwk.kid };
 }

@@ -304,8 +304,9 @@ export class OidcClient {
     });
   }
 
+  /** RP-Initiated Logout 1.0 §2, always with `id_token_hint`: Okta requires it (docs/okta.md). */
   async endSessionUrl(params: {
-    idTokenHint?: string;
+    idTokenHint: string;
     postLogoutRedirectUri: string;
     state: string;
     /** The collector's language for the IdP's logout pages (RP-Initiated Logout 1.0 §2). */
@@ -315,7 +316,7 @@ export class OidcClient {
     const url = client.buildEndSessionUrl(configuration, {
       post_logout_redirect_uri: params.postLogoutRedirectUri,
       state: params.state,
-      ...(params.idTokenHint ? { id_token_hint: params.idTokenHint } : {}),
+      id_token_hint: params.idTokenHint,
       ...(params.uiLocales ? { ui_locales: params.uiLocales } : {}),
     });
     return url.href as IdpUrl;
@@ -355,9 +356,17 @@ function wrap(message: string, error: unknown): IdpError {
     error.code !== undefined &&
     INVALID_RESPONSE_CODES.has(error.code);
   const wrapped = new IdpError(message, oauthError, { cause: error, invalidResponse });
+  // A refusal names the IdP's OAuth error code (RFC 6749 §5.2), so that the log line says why
+  // (`invalid_client`: this service's credentials or authentication method, docs/okta.md).
+  if (!wrapped.outage)
+    return oauthError !== undefined && /^[\x21-\x7e]{1,64}$/.test(oauthError)
+      ? new IdpError(`${message}: the IdP answered ${oauthError}`, oauthError, {
+          cause: error,
+          invalidResponse,
+        })
+      : wrapped;
   // An outage says so, with the IdP's HTTP status when it gave one: "the refresh token was not
   // accepted" would blame a token nobody looked at.
-  if (!wrapped.outage) return wrapped;
   const status = httpStatusOf(error);
   const what = status ? `the IdP answered HTTP ${status}` : 'the IdP did not answer';
   return new IdpError(`${what}: ${message}`, oauthError, { cause: error });

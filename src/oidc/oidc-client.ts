@@ -416,11 +416,10 @@ export function credentialKey(credentials: ClientCredentials): string {
 
 /**
  * RFC 7523 §2.2 and §3: a JWT signed with the client's key, `iss` and `sub` its client id, a fresh
- * `jti`, one minute of life. Its `aud` is the endpoint it is sent to, as Okta's guide to building
- * one says ("the full URL of the resource you're using the JWT to authenticate to",
- * developer.okta.com/docs/guides/build-self-signed-jwt); openid-client would otherwise put the
- * issuer there. A token request always carries `grant_type` (RFC 6749 §4.1.3, §6); a revocation
- * request never does (RFC 7009 §2.1).
+ * `jti`, one minute of life. Its `aud` is the endpoint it is sent to, as Okta's guide says ("the
+ * full URL of the resource that you're using the JWT to authenticate to", docs/okta.md "Client
+ * authentication"); openid-client would otherwise put the issuer there. A token request always
+ * carries `grant_type` (RFC 6749 §4.1.3, §6); a revocation request never does (RFC 7009 §2.1).
  */
 function privateKeyJwt(key: client.PrivateKey): client.ClientAuth {
   return (as, metadata, body, headers) => {

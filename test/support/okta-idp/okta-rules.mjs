@@ -74,9 +74,9 @@ export function registeredMethodOnly(registered, seen) {
 
 /**
  * oidc-provider's hook for a client assertion's claims: Okta wants `aud` to be the endpoint the
- * assertion is sent to ("the full URL of the resource you're using the JWT to authenticate to",
- * developer.okta.com/docs/guides/build-self-signed-jwt), where oidc-provider would also take the
- * issuer.
+ * assertion is sent to ("the full URL of the resource that you're using the JWT to authenticate
+ * to", developer.okta.com/docs/guides/implement-oauth-for-okta-serviceapp/create-sign-jwt), where
+ * oidc-provider would also take the issuer.
  */
 export function endpointAudienceOnly(issuer) {
   return (ctx, claims) => {

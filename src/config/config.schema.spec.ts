@@ -679,12 +679,12 @@ describe('weak and shared secrets in qa and prod (docs/security.md, weak secrets
  */
 describe('IDP_CLIENT_AUTH_METHOD and IDP_CLIENT_PRIVATE_KEY', () => {
   const prod = productionEnv();
-  const jwkOf = (type: 'rsa' | 'ec', options: object): Record<string, unknown> =>
-    generateKeyPairSync(type as 'rsa', options as { modulusLength: number }).privateKey.export({
-      format: 'jwk',
-    }) as Record<string, unknown>;
-  const rsa = { ...jwkOf('rsa', { modulusLength: 2048 }), kid: 'signon-rsa' };
-  const ec = { ...jwkOf('ec', { namedCurve: 'P-256' }), kid: 'signon-ec' };
+  const rsaJwk = (modulusLength: number) =>
+    generateKeyPairSync('rsa', { modulusLength }).privateKey.export({ format: 'jwk' });
+  const ecJwk = (namedCurve: string) =>
+    generateKeyPairSync('ec', { namedCurve }).privateKey.export({ format: 'jwk' });
+  const rsa = { ...rsaJwk(2048), kid: 'signon-rsa' };
+  const ec = { ...ecJwk('P-256'), kid: 'signon-ec' };
   const withKey = (key: unknown): RawEnv => ({
     ...withRemoved(prod, 'IDP_CLIENT_SECRET'),
     IDP_CLIENT_AUTH_METHOD: 'private_key_jwt',
@@ -727,14 +727,10 @@ describe('IDP_CLIENT_AUTH_METHOD and IDP_CLIENT_PRIVATE_KEY', () => {
     ['an oct key', { kty: 'oct', k: 'c2VjcmV0', kid: 'x' }, 'kty: must be an RSA or EC key'],
     [
       'RSA of 1024 bits',
-      { ...jwkOf('rsa', { modulusLength: 1024 }), kid: 'short' },
+      { ...rsaJwk(1024), kid: 'short' },
       'must be an RSA key of at least 2048 bits',
     ],
-    [
-      'EC on secp256k1',
-      { ...jwkOf('ec', { namedCurve: 'secp256k1' }), kid: 'k1' },
-      'must be on P-256, P-384 or P-521',
-    ],
+    ['EC on secp256k1', { ...ecJwk('secp256k1'), kid: 'k1' }, 'must be on P-256, P-384 or P-521'],
     ['an alg that does not fit', { ...ec, alg: 'RS256' }, 'alg RS256 does not fit the key (ES256)'],
     ['a point off the curve', { ...ec, x: 'AAAA' }, 'is not a usable private key'],
   ])('refuses %s, saying so', (_name, key, message) => {

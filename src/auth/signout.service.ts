@@ -173,8 +173,8 @@ export class SignoutService {
     const cookies = [{ clearTokens: true }, { clear: 'sessionBinding' }] as const;
     const idToken = record?.tokens.idToken;
     if (!idToken) {
-      // docs/okta.md "Sign-out": Okta's logout endpoint requires id_token_hint and refuses a
-      // logout without one, so a session with no ID token (one begun from a brand's `t`, which
+      // docs/okta.md "Sign-out at Okta": Okta's logout endpoint requires id_token_hint and
+      // refuses a logout without one, so a session with no ID token (one begun from a brand's `t`, which
       // brings an access token only) or no session here at all does not go to the IdP. It lands
       // straight on /handlelogoutredirect, the way back from the IdP, and goes on from there as
       // any sign-out does; the collector's Okta session, if there is one, stays.

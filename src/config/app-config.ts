@@ -48,9 +48,9 @@ export interface RateLimit {
 }
 
 /**
- * How a client authenticates at the IdP's token and revocation endpoints (RFC 6749 §2.3.1, OIDC Core
- * §9). Okta takes only the method its app is registered with, `client_secret_basic` unless set
- * otherwise (docs/okta.md "Client authentication").
+ * How a client authenticates at the IdP's token and revocation endpoints (RFC 6749 §2.3.1, OIDC
+ * Core §9). Okta takes only the method its app is registered with, `client_secret_basic` unless
+ * set otherwise (docs/okta.md "Client authentication").
  */
 export const CLIENT_AUTH_METHODS = [
   'client_secret_basic',

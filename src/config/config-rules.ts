@@ -96,10 +96,12 @@ export const UNSET_RULES: Readonly<Record<UnsetRule, (unset: Unset) => string | 
       : undefined,
   // docs/okta.md "Client authentication": the secret methods send the secret; private_key_jwt
   // sends a signed assertion instead, and Okta's app then has no secret to send.
-  'with-secret-auth': ({ env, values }) =>
-    values.IDP_CLIENT_AUTH_METHOD === 'private_key_jwt'
+  'with-secret-auth': ({ env, values }) => {
+    const method = String(values.IDP_CLIENT_AUTH_METHOD);
+    return method === 'private_key_jwt'
       ? undefined
-      : `is required in ${env} with IDP_CLIENT_AUTH_METHOD ${String(values.IDP_CLIENT_AUTH_METHOD)}`,
+      : `is required in ${env} with IDP_CLIENT_AUTH_METHOD ${method}`;
+  },
   // Without its key private_key_jwt cannot sign a single assertion: every sign-in would fail.
   'with-private-key-jwt': ({ values }) =>
     values.IDP_CLIENT_AUTH_METHOD === 'private_key_jwt'

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { webcrypto } from 'node:crypto';
+import { createHash, webcrypto } from 'node:crypto';
 import * as client from 'openid-client';
 import type { ClientCredentials, ClientPrivateJwk } from '../config/app-config';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -385,9 +385,7 @@ function httpStatusOf(error: unknown): number | undefined {
  * registered there (docs/okta.md "Client authentication"). Okta takes only the registered method:
  * `client_secret_basic` unless the app says otherwise, so that is the default here too.
  */
-export async function clientAuthentication(
-  credentials: ClientCredentials,
-): Promise<client.ClientAuth> {
+async function clientAuthentication(credentials: ClientCredentials): Promise<client.ClientAuth> {
   const method = credentials.authMethod ?? 'client_secret_basic';
   switch (method) {
     case 'client_secret_basic':
@@ -405,11 +403,11 @@ export async function clientAuthentication(
  * What tells two configurations of one client apart: a rotated secret or key must not keep using a
  * configuration built with the old one.
  */
-export function credentialKey(credentials: ClientCredentials): string {
+function credentialKey(credentials: ClientCredentials): string {
   const method = credentials.authMethod ?? 'client_secret_basic';
   const proof =
     method === 'private_key_jwt'
-      ? `${credentials.privateKey?.kid}\n${String(credentials.privateKey?.d)}`
+      ? createHash('sha256').update(JSON.stringify(credentials.privateKey)).digest('base64url')
       : credentials.clientSecret;
   return `${credentials.clientId}\n${method}\n${proof}`;
 }

@@ -89,8 +89,8 @@ export function endpointAudienceOnly(issuer) {
 }
 
 /**
- * Okta's /v1/logout requires `id_token_hint` (support.okta.com, "The purpose of id_token_hint in the
- * logout API"); oidc-provider would instead ask the user to confirm. A logout without one is
+ * Okta's /v1/logout requires `id_token_hint` (support.okta.com, "The purpose of id_token_hint in
+ * the logout API"); oidc-provider would instead ask the user to confirm. A logout without one is
  * refused with 400 here, and the Okta session stays.
  */
 export function logoutNeedsIdTokenHint() {

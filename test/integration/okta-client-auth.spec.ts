@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import type { Browser, BrowserResponse } from '../support/browser';
 import type { OktaClientAuthMethod } from '../support/okta-idp';
 import {
+  BRAND_CLIENTS,
   OKTA_USERS,
   OktaStack,
   SERVICE_CLIENT,
@@ -111,6 +112,43 @@ describe.each<OktaClientAuthMethod>([
     // Every call authenticated with the registered method, and Okta took each one.
     expect(calls.filter((a) => a.method !== method || a.status !== 200)).toEqual([]);
     expect(stack.app.logs().filter((l) => l.event === 'revocation-queued')).toEqual([]);
+  });
+});
+
+describe('a brand app registered with client_secret_post, and BRAND_CLIENTS saying so', () => {
+  const psa = BRAND_CLIENTS.psa ?? SERVICE_CLIENT;
+  let stack: OktaStack;
+  beforeAll(async () => {
+    stack = await startOktaStack({
+      brandClientAuth: { psa: 'client_secret_post' },
+      env: {
+        BRAND_CLIENTS: JSON.stringify({
+          ...BRAND_CLIENTS,
+          psa: { ...psa, authMethod: 'client_secret_post' },
+        }),
+      },
+    });
+  }, 60_000);
+  afterAll(() => stack?.close());
+
+  it('the hop’s grant and the revocation at sign-out use the brand’s own method', async () => {
+    const { browser, landed } = await signInThroughOkta(stack, OKTA_USERS.plain, 'b=psa');
+    expect(where(landed).origin).toBe('https://www.psacard.com');
+    await signOutFromThisSite(browser, `${stack.url}/logout/collectorsid?b=psa`);
+    const ofPsa = async () =>
+      (await stack.idp.clientAuthentications()).filter((a) => a.client_id === psa.clientId);
+    await eventually('the brand’s refresh token is revoked', async () =>
+      (await ofPsa()).some((a) => a.path === '/v1/revoke'),
+    );
+    const calls = await ofPsa();
+    expect(calls.map((a) => a.path)).toEqual(expect.arrayContaining(['/v1/token', '/v1/revoke']));
+    expect(calls.filter((a) => a.method !== 'client_secret_post' || a.status !== 200)).toEqual([]);
+    // The service's own app kept Okta's default.
+    const own = (await stack.idp.clientAuthentications()).filter(
+      (a) => a.client_id === SERVICE_CLIENT.clientId,
+    );
+    expect(own.length).toBeGreaterThan(0);
+    expect(own.every((a) => a.method === 'client_secret_basic')).toBe(true);
   });
 });
 

@@ -170,17 +170,29 @@ export class SignoutService {
       query: carried,
       ...(record?.collectorsId !== undefined ? { collectorsId: record.collectorsId } : {}),
     });
+    const cookies = [{ clearTokens: true }, { clear: 'sessionBinding' }] as const;
+    const idToken = record?.tokens.idToken;
+    if (!idToken) {
+      // docs/okta.md "Sign-out at Okta": Okta's logout endpoint requires id_token_hint and
+      // refuses a logout without one, so a session with no ID token (one begun from a brand's `t`, which
+      // brings an access token only) or no session here at all does not go to the IdP. It lands
+      // straight on /handlelogoutredirect, the way back from the IdP, and goes on from there as
+      // any sign-out does; the collector's Okta session, if there is one, stays.
+      return redirectTo(servicePath('logoutLanding', { state }), {
+        cookies,
+        headers: HANDOFF_HEADERS,
+      });
+    }
     const url = await this.oidc.endSessionUrl({
-      ...(record?.tokens.idToken ? { idTokenHint: record.tokens.idToken } : {}),
-      // The IdP's logout page speaks the collector's language too (issue 14 item 2).
+      // RP-Initiated Logout 1.0 §2: the ID token names the session to end at the IdP.
+      idTokenHint: idToken,
+      // The IdP's logout page speaks the collector's language too (ui_locales, RP-Initiated
+      // Logout 1.0 §2).
       uiLocales: localeOfSignout(brand, carried),
       postLogoutRedirectUri: `${this.config.http.publicUrl}${ROUTES.logoutLanding}`,
       state,
     });
-    return redirectTo(url, {
-      cookies: [{ clearTokens: true }, { clear: 'sessionBinding' }],
-      headers: HANDOFF_HEADERS,
-    });
+    return redirectTo(url, { cookies, headers: HANDOFF_HEADERS });
   }
 
   /**

@@ -47,9 +47,40 @@ export interface RateLimit {
   readonly windowSeconds: number;
 }
 
+/**
+ * How a client authenticates at the IdP's token and revocation endpoints (RFC 6749 §2.3.1, OIDC
+ * Core §9). Okta takes only the method its app is registered with, `client_secret_basic` unless
+ * set otherwise (docs/okta.md "Client authentication").
+ */
+export const CLIENT_AUTH_METHODS = [
+  'client_secret_basic',
+  'client_secret_post',
+  'private_key_jwt',
+] as const;
+export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
+/** The methods a brand's app may use: its back end refreshes the brand's `rt` with its secret. */
+export const SECRET_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+export type SecretAuthMethod = (typeof SECRET_AUTH_METHODS)[number];
+
+/**
+ * A private JSON Web Key (RFC 7517) that signs `private_key_jwt` client assertions (RFC 7523 §2.2):
+ * RSA or EC, with the `kid` under which its public half is registered on the app.
+ */
+export interface ClientPrivateJwk {
+  readonly kty: 'RSA' | 'EC';
+  readonly kid: string;
+  readonly alg?: string;
+  readonly crv?: string;
+  readonly [member: string]: unknown;
+}
+
 export interface ClientCredentials {
   readonly clientId: string;
   readonly clientSecret: string;
+  /** How this client authenticates at the IdP: `client_secret_basic` when not said. */
+  readonly authMethod?: ClientAuthMethod;
+  /** With `private_key_jwt`: the key its assertions are signed with. */
+  readonly privateKey?: ClientPrivateJwk;
 }
 
 export interface IdpConfig {
@@ -58,7 +89,12 @@ export interface IdpConfig {
   readonly issuer: string;
   /** This service's own confidential client at the IdP. */
   readonly clientId: string;
+  /** Empty with `private_key_jwt` when IDP_CLIENT_SECRET is not set (no secret is sent then). */
   readonly clientSecret: string;
+  /** IDP_CLIENT_AUTH_METHOD: how this service authenticates at the IdP's token endpoint. */
+  readonly clientAuthMethod: ClientAuthMethod;
+  /** IDP_CLIENT_PRIVATE_KEY: the key of `private_key_jwt`, set exactly when that is the method. */
+  readonly clientPrivateKey?: ClientPrivateJwk;
   /**
    * The `aud` of the authorization server's access tokens (IDP_AUDIENCE): Okta's default server says
    * `api://default`, a custom one what its Audience setting says. The embedded IdP issues this one.

@@ -42,7 +42,10 @@ export interface Given {
   readonly values: Readonly<Record<string, unknown>>;
 }
 
-type UnsetRule = Extract<QaProdRule, 'required' | 'with-backchannel'>;
+type UnsetRule = Extract<
+  QaProdRule,
+  'required' | 'with-backchannel' | 'with-secret-auth' | 'with-private-key-jwt'
+>;
 type WarningRule = Extract<QaProdRule, 'documented-hops'>;
 type GivenRule = Exclude<QaProdRule, UnsetRule | WarningRule | 'https'>;
 
@@ -90,6 +93,19 @@ export const UNSET_RULES: Readonly<Record<UnsetRule, (unset: Unset) => string | 
   'with-backchannel': ({ env, values }) =>
     !isDeveloperEnv(env) && Object.keys(values.BACKCHANNEL_LOGOUT_URIS ?? {}).length > 0
       ? 'is required when BACKCHANNEL_LOGOUT_URIS names a brand (a private RSA JWK)'
+      : undefined,
+  // docs/okta.md "Client authentication": the secret methods send the secret; private_key_jwt
+  // sends a signed assertion instead, and Okta's app then has no secret to send.
+  'with-secret-auth': ({ env, values }) => {
+    const method = String(values.IDP_CLIENT_AUTH_METHOD);
+    return method === 'private_key_jwt'
+      ? undefined
+      : `is required in ${env} with IDP_CLIENT_AUTH_METHOD ${method}`;
+  },
+  // Without its key private_key_jwt cannot sign a single assertion: every sign-in would fail.
+  'with-private-key-jwt': ({ values }) =>
+    values.IDP_CLIENT_AUTH_METHOD === 'private_key_jwt'
+      ? 'is required with IDP_CLIENT_AUTH_METHOD private_key_jwt (a private JWK with its kid)'
       : undefined,
 };
 

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { productionEnv } from '../../test/support/test-config';
 import {
   ConfigError,
@@ -42,6 +42,7 @@ describe(parseConfig.name, () => {
       issuer: 'http://localhost:3333/oauth2/default',
       clientId: 'collectors-signon',
       clientSecret: DEVELOPER_SECRETS.IDP_CLIENT_SECRET,
+      clientAuthMethod: 'client_secret_basic',
       audience: 'api://default',
       revocationRetryMs: 30_000,
       accessTokenTtlSeconds: 3600,
@@ -693,5 +694,96 @@ describe('weak and shared secrets in qa and prod (docs/security.md, weak secrets
     expect(
       parseConfig({ ...prod, TRUST_PROXY: hops, APP_ENV: 'dev', IDP_MODE: '' }).warnings,
     ).toEqual([]);
+  });
+});
+
+/**
+ * docs/okta.md "Client authentication": IDP_CLIENT_AUTH_METHOD, and the key private_key_jwt signs
+ * with, checked at start with a message that says what is wrong with it.
+ */
+describe('IDP_CLIENT_AUTH_METHOD and IDP_CLIENT_PRIVATE_KEY', () => {
+  const prod = productionEnv();
+  const rsaJwk = (modulusLength: number) =>
+    generateKeyPairSync('rsa', { modulusLength }).privateKey.export({ format: 'jwk' });
+  const ecJwk = (namedCurve: string) =>
+    generateKeyPairSync('ec', { namedCurve }).privateKey.export({ format: 'jwk' });
+  const rsa = { ...rsaJwk(2048), kid: 'signon-rsa' };
+  const ec = { ...ecJwk('P-256'), kid: 'signon-ec' };
+  const withKey = (key: unknown): RawEnv => ({
+    ...withRemoved(prod, 'IDP_CLIENT_SECRET'),
+    IDP_CLIENT_AUTH_METHOD: 'private_key_jwt',
+    IDP_CLIENT_PRIVATE_KEY: typeof key === 'string' ? key : JSON.stringify(key),
+  });
+  const messageOf = (env: RawEnv): string => {
+    try {
+      parseConfig(env);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return '';
+  };
+
+  it('is client_secret_basic when unset (Okta’s default), with no key', () => {
+    const { idp } = parseConfig(prod);
+    expect(idp.clientAuthMethod).toBe('client_secret_basic');
+    expect(idp.clientPrivateKey).toBeUndefined();
+  });
+
+  it.each([
+    ['an RSA key', rsa],
+    ['an EC key', ec],
+  ])('private_key_jwt with %s needs no client secret, and keeps the key', (_name, key) => {
+    const { idp } = parseConfig(withKey(key));
+    expect(idp.clientAuthMethod).toBe('private_key_jwt');
+    expect(idp.clientSecret).toBe('');
+    expect(idp.clientPrivateKey).toEqual(key);
+  });
+
+  it('a secret method ignores a key left set', () => {
+    const { idp } = parseConfig({ ...prod, IDP_CLIENT_PRIVATE_KEY: JSON.stringify(ec) });
+    expect(idp.clientPrivateKey).toBeUndefined();
+  });
+
+  it.each([
+    ['not JSON', '-----BEGIN PRIVATE KEY-----', 'must be a private JSON Web Key (JSON)'],
+    ['no kid', { ...ec, kid: undefined }, 'kid: must name its kid'],
+    ['the public half only', { ...ec, d: undefined }, 'd: must be a private key'],
+    ['an oct key', { kty: 'oct', k: 'c2VjcmV0', kid: 'x' }, 'kty: must be an RSA or EC key'],
+    [
+      'RSA of 1024 bits',
+      { ...rsaJwk(1024), kid: 'short' },
+      'must be an RSA key of at least 2048 bits',
+    ],
+    ['EC on secp256k1', { ...ecJwk('secp256k1'), kid: 'k1' }, 'must be on P-256, P-384 or P-521'],
+    ['an alg that does not fit', { ...ec, alg: 'RS256' }, 'alg RS256 does not fit the key (ES256)'],
+    ['a point off the curve', { ...ec, x: 'AAAA' }, 'is not a usable private key'],
+  ])('refuses %s, saying so', (_name, key, message) => {
+    expect(messageOf(withKey(key))).toContain(`IDP_CLIENT_PRIVATE_KEY: ${message}`);
+  });
+
+  it('refuses private_key_jwt without a key in every environment', () => {
+    expect(messageOf({ IDP_CLIENT_AUTH_METHOD: 'private_key_jwt' })).toContain(
+      'IDP_CLIENT_PRIVATE_KEY: is required with IDP_CLIENT_AUTH_METHOD private_key_jwt',
+    );
+  });
+
+  it('refuses a method Okta does not offer here', () => {
+    expect(messageOf({ ...prod, IDP_CLIENT_AUTH_METHOD: 'client_secret_jwt' })).toContain(
+      'IDP_CLIENT_AUTH_METHOD: must be one of client_secret_basic, client_secret_post, private_key_jwt',
+    );
+  });
+
+  it('a brand may name client_secret_post, and no other method', () => {
+    const clients = JSON.parse(prod.BRAND_CLIENTS ?? '{}') as Record<string, object>;
+    const withMethod = (authMethod: string): RawEnv => ({
+      ...prod,
+      BRAND_CLIENTS: JSON.stringify({ ...clients, pcgs: { ...clients.pcgs, authMethod } }),
+    });
+    expect(parseConfig(withMethod('client_secret_post')).brandClients.pcgs?.authMethod).toBe(
+      'client_secret_post',
+    );
+    expect(messageOf(withMethod('private_key_jwt'))).toContain(
+      'BRAND_CLIENTS: pcgs.authMethod: must be client_secret_basic or client_secret_post',
+    );
   });
 });

@@ -171,7 +171,9 @@ export function parseConfig(raw: RawEnv): AppConfig {
   const embedded = idpMode === 'embedded';
   const issuer = read('IDP_ISSUER') ?? '';
   const clientId = read('IDP_CLIENT_ID') ?? '';
+  const clientAuthMethod = get('IDP_CLIENT_AUTH_METHOD');
   const clientSecret = read('IDP_CLIENT_SECRET') ?? '';
+  const clientPrivateKey = read('IDP_CLIENT_PRIVATE_KEY');
   const audience = get('IDP_AUDIENCE');
   const apiMaxBatch = get('API_MAX_BATCH');
   const revocationRetryMs = get('REVOCATION_RETRY_MS');
@@ -262,6 +264,9 @@ export function parseConfig(raw: RawEnv): AppConfig {
       issuer,
       clientId,
       clientSecret,
+      clientAuthMethod,
+      // Kept only where it signs: a key left set after a move back to a secret method is unused.
+      ...(clientAuthMethod === 'private_key_jwt' && clientPrivateKey ? { clientPrivateKey } : {}),
       audience,
       revocationRetryMs,
       accessTokenTtlSeconds,

@@ -21,6 +21,11 @@ const entries = Object.entries(ENV_VARS) as [string, EnvVar][];
 const signingKey = JSON.stringify(
   generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
 );
+/** A private EC JWK with its kid, as IDP_CLIENT_PRIVATE_KEY holds one. */
+const IDP_CLIENT_PRIVATE_KEY = JSON.stringify({
+  ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' }),
+  kid: 'signon-1',
+});
 
 function problemsOf(env: RawEnv): ConfigProblem[] {
   try {
@@ -115,6 +120,8 @@ describe('ENV_VARS and the README configuration table', () => {
     ['documented-hops', /\bwarned above 1\b/],
     ['no-embedded-idp', /embedded refused/],
     ['with-backchannel', /^required with `BACKCHANNEL_LOGOUT_URIS`/],
+    ['with-secret-auth', /^secret methods: /],
+    ['with-private-key-jwt', /^required with `private_key_jwt`/],
     ['every-redirect-brand', /every redirect brand/],
     ['redirect-brands-only', /redirect brands only/],
   ];
@@ -228,15 +235,30 @@ describe('ENV_VARS qa/prod rules, as parseConfig applies them', () => {
       },
       name,
     ],
+    // The secret methods (the default among them) send the secret: without it nothing can sign in.
+    'with-secret-auth': (name) => [
+      { ...without(productionEnv(), name), IDP_CLIENT_AUTH_METHOD: 'client_secret_post' },
+      name,
+    ],
+    // In dev too: private_key_jwt without its key would fail every sign-in, so the start refuses.
+    'with-private-key-jwt': (name) => [
+      { ...without(productionEnv(), name), IDP_CLIENT_AUTH_METHOD: 'private_key_jwt' },
+      name,
+    ],
   };
   const declared = entries.flatMap(([name, e]) => e.qaProd.map((rule) => [name, rule, e] as const));
+
+  /** Rules that hold in every environment: dev refuses the broken value too. */
+  const EVERYWHERE: readonly QaProdRule[] = ['with-private-key-jwt'];
 
   it.each(declared.filter(([, rule]) => !isWarningRule(rule)))('%s: %s', (name, rule, e) => {
     const [env, key] = BREAK[rule](name, e);
     const problems = problemsOf(env).map((p) => p.key);
     expect(problems).toEqual([key]);
     const developerEnv = { ...env, APP_ENV: 'dev', IDP_MODE: '' };
-    expect(problemsOf(developerEnv)).toEqual([]);
+    expect(problemsOf(developerEnv).map((p) => p.key)).toEqual(
+      EVERYWHERE.includes(rule) ? [key] : [],
+    );
   });
 
   // A warning rule starts the service, and says why at start (the warnings app.factory.ts logs).
@@ -250,9 +272,18 @@ describe('ENV_VARS qa/prod rules, as parseConfig applies them', () => {
   );
 
   it.each(entries.filter(([, e]) => e.schema && !e.qaProd.includes('required')))(
-    '%s may be left unset in prod',
+    '%s may be left unset in prod (with private_key_jwt for the client secret)',
     (name) => {
-      expect(problemsOf(without(productionEnv(), name)).filter((p) => p.key === name)).toEqual([]);
+      // IDP_CLIENT_SECRET is required with the default method (its rule above), not with this one.
+      const env =
+        name === 'IDP_CLIENT_SECRET'
+          ? {
+              ...productionEnv(),
+              IDP_CLIENT_AUTH_METHOD: 'private_key_jwt',
+              IDP_CLIENT_PRIVATE_KEY,
+            }
+          : productionEnv();
+      expect(problemsOf(without(env, name)).filter((p) => p.key === name)).toEqual([]);
     },
   );
 });

@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
+import { type JsonWebKey, createHash, createPrivateKey } from 'node:crypto';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { MAX_BATCH_CALLS } from '../shared/api-wire';
 import { BRANDS, Brand, REDIRECT_BRANDS } from '../shared/brand';
 import { APP_ENVS, AppEnv, DEVELOPER_SERVICE_BASES, isDeveloperEnv } from '../shared/environment';
-import type { ClientCredentials } from './app-config';
-import { LOG_FORMATS } from './app-config';
+import type { ClientCredentials, ClientPrivateJwk } from './app-config';
+import { CLIENT_AUTH_METHODS, LOG_FORMATS, SECRET_AUTH_METHODS } from './app-config';
 import { SESSION_STORE_KINDS } from './redis-store-config';
 
 /**
@@ -184,6 +184,57 @@ const rsaPrivateJwk = jsonOf(
   'must be a JSON Web Key',
 );
 
+/** The JWS algorithms Okta takes for client assertions, by key type (docs/okta.md). */
+const ASSERTION_ALGS = { RSA: ['RS256', 'RS384', 'RS512'], EC: ['ES256', 'ES384', 'ES512'] };
+/** The curve each EC algorithm signs with (RFC 7518 §3.4). */
+const EC_CURVES: Readonly<Record<string, string>> = {
+  'P-256': 'ES256',
+  'P-384': 'ES384',
+  'P-521': 'ES512',
+};
+
+/**
+ * IDP_CLIENT_PRIVATE_KEY: the private JWK that signs `private_key_jwt` assertions (RFC 7523 §2.2).
+ * A JWK, as SERVICE_SIGNING_KEY is, because its public half is what the Okta app registers, under
+ * the same `kid` (docs/okta.md "Client authentication"). Node must be able to load it, so a key
+ * that would only fail at the first sign-in stops the start instead.
+ */
+const clientPrivateJwk = jsonOf(
+  z
+    .looseObject({
+      kty: z.enum(['RSA', 'EC'], 'must be an RSA or EC key'),
+      kid: z
+        .string('must name its kid: the key id registered with the public key on the app')
+        .regex(/^[\x21-\x7e]{1,200}$/, 'kid must be 1 to 200 printable characters'),
+      d: z.string('must be a private key (it has no d)').min(1, 'must be a private key'),
+      alg: z.string().optional(),
+      crv: z.string().optional(),
+      n: z.string().optional(),
+    })
+    .superRefine((jwk, ctx) => {
+      if (jwk.kty === 'RSA' && (jwk.n ?? '').length < 342)
+        ctx.addIssue({ code: 'custom', message: 'must be an RSA key of at least 2048 bits' });
+      if (jwk.kty === 'EC' && !(jwk.crv !== undefined && jwk.crv in EC_CURVES))
+        ctx.addIssue({ code: 'custom', message: 'must be on P-256, P-384 or P-521' });
+      const expected = jwk.kty === 'EC' ? [EC_CURVES[jwk.crv ?? '']] : ASSERTION_ALGS.RSA;
+      if (jwk.alg !== undefined && !expected.includes(jwk.alg))
+        ctx.addIssue({
+          code: 'custom',
+          message: `alg ${jwk.alg} does not fit the key (${expected.join(', ')})`,
+        });
+      try {
+        createPrivateKey({ key: jwk as JsonWebKey, format: 'jwk' });
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `is not a usable private key: ${(error as Error).message}`,
+        });
+      }
+    })
+    .transform((jwk) => jwk as ClientPrivateJwk),
+  'must be a private JSON Web Key (JSON)',
+);
+
 /** Checked as `schema` says, but kept as the text itself (it is handed on as JSON). */
 const checkedText = (schema: z.ZodType) =>
   z.string().superRefine((text, ctx) => {
@@ -201,6 +252,11 @@ const brandClient = (env: AppEnv) =>
         isDeveloperEnv(env) ? 1 : MIN_SECRET_LENGTH,
         `must be at least ${MIN_SECRET_LENGTH} characters`,
       ),
+    // How the brand's app authenticates at the IdP, as registered there (docs/okta.md "Client
+    // authentication"); a secret method only, since the brand refreshes its `rt` with that secret.
+    authMethod: z
+      .enum(SECRET_AUTH_METHODS, 'must be client_secret_basic or client_secret_post')
+      .optional(),
   });
 
 /** A brand's back-channel logout endpoint; https outside local and dev (the `https` rule). */
@@ -267,7 +323,11 @@ export type QaProdRule =
   /** The embedded IdP (demo users with published passwords) is refused. */
   | 'no-embedded-idp'
   /** Required once BACKCHANNEL_LOGOUT_URIS names a brand: every instance must sign with it. */
-  | 'with-backchannel';
+  | 'with-backchannel'
+  /** Required unless IDP_CLIENT_AUTH_METHOD is private_key_jwt (which sends no secret). */
+  | 'with-secret-auth'
+  /** Required, in every environment, when IDP_CLIENT_AUTH_METHOD is private_key_jwt. */
+  | 'with-private-key-jwt';
 
 /**
  * The text a variable has when it is unset or empty, per environment; `embedded`, when given, wins
@@ -442,13 +502,26 @@ export const ENV_VARS = {
     qaProd: ['required'],
     readme: README,
   },
+  // Okta's default for an app, and what it takes unless the app says otherwise (docs/okta.md).
+  IDP_CLIENT_AUTH_METHOD: {
+    schema: z.enum(CLIENT_AUTH_METHODS, `must be one of ${CLIENT_AUTH_METHODS.join(', ')}`),
+    defaults: everywhere('client_secret_basic'),
+    qaProd: [],
+    readme: README,
+  },
   IDP_CLIENT_SECRET: {
     schema: z.string(),
     defaults: {
       ...developer(DEVELOPER_SECRETS.IDP_CLIENT_SECRET),
       embedded: DEVELOPER_SECRETS.IDP_CLIENT_SECRET,
     },
-    qaProd: ['required', 'secret', 'varied', 'single-purpose'],
+    qaProd: ['with-secret-auth', 'secret', 'varied', 'single-purpose'],
+    readme: README,
+  },
+  IDP_CLIENT_PRIVATE_KEY: {
+    schema: clientPrivateJwk,
+    defaults: {},
+    qaProd: ['with-private-key-jwt'],
     readme: README,
   },
   // Issue 31 item 1: a custom authorization server names its own audience (an absolute URI or a

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { createHash, webcrypto } from 'node:crypto';
 import * as client from 'openid-client';
-import type { ClientCredentials } from '../config/app-config';
+import type { ClientCredentials, ClientPrivateJwk } from '../config/app-config';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
 import { IdpCalls } from './idp-calls';
@@ -161,35 +162,49 @@ export class OidcClient {
   }
 
   get serviceClient(): ClientCredentials {
-    return { clientId: this.config.idp.clientId, clientSecret: this.config.idp.clientSecret };
+    const { clientId, clientSecret, clientAuthMethod, clientPrivateKey } = this.config.idp;
+    return {
+      clientId,
+      clientSecret,
+      authMethod: clientAuthMethod,
+      ...(clientPrivateKey ? { privateKey: clientPrivateKey } : {}),
+    };
   }
 
   private configuration(credentials: ClientCredentials): Promise<client.Configuration> {
     // Keyed by the whole credential: a configuration built with an old secret must not be reused
     // once the secret changes (a rotated brand secret would otherwise keep working here).
-    const key = `${credentials.clientId}\n${credentials.clientSecret}`;
+    const key = credentialKey(credentials);
     let configuration = this.configurations.get(key);
     if (!configuration) {
       const insecure = this.config.idp.issuer.startsWith('http://');
-      configuration = client
-        .discovery(
-          new URL(this.config.idp.issuer),
-          credentials.clientId,
-          credentials.clientSecret,
-          undefined,
-          {
-            ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
-            // Kept by the configuration for all its later requests too (openid-client).
-            ...(this.fetch ? { [client.customFetch]: this.fetch } : {}),
-            timeout: 5,
-          },
-        )
+      const discovered = (authentication: client.ClientAuth) =>
+        client
+          .discovery(
+            new URL(this.config.idp.issuer),
+            credentials.clientId,
+            // Only the secret methods send a secret (docs/okta.md "Client authentication").
+            credentials.authMethod === 'private_key_jwt' ? undefined : credentials.clientSecret,
+            authentication,
+            {
+              ...(insecure ? { execute: [client.allowInsecureRequests] } : {}),
+              // Kept by the configuration for all its later requests too (openid-client).
+              ...(this.fetch ? { [client.customFetch]: this.fetch } : {}),
+              timeout: 5,
+            },
+          )
+          .catch((error: unknown) => {
+            this.status.report(false, error);
+            throw new IdpError('the IdP discovery document could not be read', undefined, {
+              cause: error,
+            });
+          });
+      // A key that cannot sign is this service's fault, not the IdP's: it is not an outage.
+      configuration = clientAuthentication(credentials)
+        .then(discovered)
         .catch((error: unknown) => {
           this.configurations.delete(key);
-          this.status.report(false, error);
-          throw new IdpError('the IdP discovery document could not be read', undefined, {
-            cause: error,
-          });
+          throw error;
         });
       this.configurations.set(key, configuration);
     }
@@ -316,8 +331,9 @@ export class OidcClient {
     });
   }
 
+  /** RP-Initiated Logout 1.0 §2, always with `id_token_hint`: Okta requires it (docs/okta.md). */
   async endSessionUrl(params: {
-    idTokenHint?: string;
+    idTokenHint: string;
     postLogoutRedirectUri: string;
     state: string;
     /** The collector's language for the IdP's logout pages (RP-Initiated Logout 1.0 §2). */
@@ -327,7 +343,7 @@ export class OidcClient {
     const url = client.buildEndSessionUrl(configuration, {
       post_logout_redirect_uri: params.postLogoutRedirectUri,
       state: params.state,
-      ...(params.idTokenHint ? { id_token_hint: params.idTokenHint } : {}),
+      id_token_hint: params.idTokenHint,
       ...(params.uiLocales ? { ui_locales: params.uiLocales } : {}),
     });
     return url.href as IdpUrl;
@@ -367,9 +383,17 @@ function wrap(message: string, error: unknown): IdpError {
     error.code !== undefined &&
     INVALID_RESPONSE_CODES.has(error.code);
   const wrapped = new IdpError(message, oauthError, { cause: error, invalidResponse });
+  // A refusal names the IdP's OAuth error code (RFC 6749 §5.2), so that the log line says why
+  // (`invalid_client`: this service's credentials or authentication method, docs/okta.md).
+  if (!wrapped.outage)
+    return oauthError !== undefined && /^[\x21-\x7e]{1,64}$/.test(oauthError)
+      ? new IdpError(`${message}: the IdP answered ${oauthError}`, oauthError, {
+          cause: error,
+          invalidResponse,
+        })
+      : wrapped;
   // An outage says so, with the IdP's HTTP status when it gave one: "the refresh token was not
   // accepted" would blame a token nobody looked at.
-  if (!wrapped.outage) return wrapped;
   const status = httpStatusOf(error);
   const what = status ? `the IdP answered HTTP ${status}` : 'the IdP did not answer';
   return new IdpError(`${what}: ${message}`, oauthError, { cause: error });
@@ -381,4 +405,72 @@ function httpStatusOf(error: unknown): number | undefined {
   if (cause instanceof Response) return cause.status;
   const status = (error as { status?: unknown } | undefined)?.status;
   return typeof status === 'number' ? status : undefined;
+}
+
+/**
+ * How one client proves itself at the IdP's token and revocation endpoints, as its app is
+ * registered there (docs/okta.md "Client authentication"). Okta takes only the registered method:
+ * `client_secret_basic` unless the app says otherwise, so that is the default here too.
+ */
+async function clientAuthentication(credentials: ClientCredentials): Promise<client.ClientAuth> {
+  const method = credentials.authMethod ?? 'client_secret_basic';
+  switch (method) {
+    case 'client_secret_basic':
+      return client.ClientSecretBasic(credentials.clientSecret);
+    case 'client_secret_post':
+      return client.ClientSecretPost(credentials.clientSecret);
+    case 'private_key_jwt': {
+      if (!credentials.privateKey) throw new Error('private_key_jwt needs a private key');
+      return privateKeyJwt(await importSigningKey(credentials.privateKey));
+    }
+  }
+}
+
+/**
+ * What tells two configurations of one client apart: a rotated secret or key must not keep using a
+ * configuration built with the old one.
+ */
+function credentialKey(credentials: ClientCredentials): string {
+  const method = credentials.authMethod ?? 'client_secret_basic';
+  const proof =
+    method === 'private_key_jwt'
+      ? createHash('sha256').update(JSON.stringify(credentials.privateKey)).digest('base64url')
+      : credentials.clientSecret;
+  return `${credentials.clientId}\n${method}\n${proof}`;
+}
+
+/**
+ * RFC 7523 §2.2 and §3: a JWT signed with the client's key, `iss` and `sub` its client id, a fresh
+ * `jti`, one minute of life. Its `aud` is the endpoint it is sent to, as Okta's guide says ("the
+ * full URL of the resource that you're using the JWT to authenticate to", docs/okta.md "Client
+ * authentication"); openid-client would otherwise put the issuer there. A token request always
+ * carries `grant_type` (RFC 6749 §4.1.3, §6); a revocation request never does (RFC 7009 §2.1).
+ */
+function privateKeyJwt(key: client.PrivateKey): client.ClientAuth {
+  return (as, metadata, body, headers) => {
+    const endpoint = body.has('grant_type') ? as.token_endpoint : as.revocation_endpoint;
+    const sign = client.PrivateKeyJwt(key, {
+      [client.modifyAssertion]: (_header, payload) => {
+        if (endpoint) payload.aud = endpoint;
+      },
+    });
+    // openid-client awaits what a client authentication returns (the signature is asynchronous).
+    return sign(as, metadata, body, headers);
+  };
+}
+
+/** The JWK as a WebCrypto signing key, with the JWS algorithm its type and curve call for. */
+async function importSigningKey(jwk: ClientPrivateJwk): Promise<client.PrivateKey> {
+  const algorithm =
+    jwk.kty === 'EC'
+      ? { name: 'ECDSA', namedCurve: jwk.crv ?? 'P-256' }
+      : { name: 'RSASSA-PKCS1-v1_5', hash: `SHA-${(jwk.alg ?? 'RS256').slice(2)}` };
+  const key = await webcrypto.subtle.importKey(
+    'jwk',
+    jwk as webcrypto.JsonWebKey,
+    algorithm,
+    false,
+    ['sign'],
+  );
+  return { key, kid: jwk.kid };
 }

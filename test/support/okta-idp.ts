@@ -28,11 +28,28 @@ export interface OktaUser {
   readonly flags?: Readonly<Record<string, boolean>>;
 }
 
+/** The client authentication methods an Okta app may be registered with, here. */
+export type OktaClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+
 export interface OktaClient {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly redirectUris: readonly string[];
   readonly postLogoutRedirectUris?: readonly string[];
+  /**
+   * The one method the app takes (okta-idp/okta-rules.mjs), Okta's default client_secret_basic
+   * when not said; private_key_jwt with `jwks`, the public keys registered on the app.
+   */
+  readonly tokenEndpointAuthMethod?: OktaClientAuthMethod;
+  readonly jwks?: { readonly keys: readonly object[] };
+}
+
+/** One client-authenticated request (token, revocation, introspection) and how it authenticated. */
+export interface ClientAuthentication {
+  readonly path: string;
+  readonly client_id?: string;
+  readonly method: OktaClientAuthMethod | 'none';
+  readonly status: number;
 }
 
 export type IdpFault = 'none' | 'down' | '503' | 'hang' | '429';
@@ -66,6 +83,8 @@ export interface OktaIdp {
   tokenRequests(): Promise<TokenRequest[]>;
   /** Every request so far, faulted ones too, optionally only those to one path. */
   requests(path?: string): Promise<IdpRequest[]>;
+  /** How clients authenticated at its token, revocation and introspection endpoints so far. */
+  clientAuthentications(): Promise<ClientAuthentication[]>;
   output(): string;
   close(): Promise<void>;
 }
@@ -146,6 +165,18 @@ export async function startOktaIdp(options: {
         };
         child.on('message', onMessage);
         child.send({ report: 'token-requests' });
+      }),
+    clientAuthentications: () =>
+      new Promise<ClientAuthentication[]>((resolve) => {
+        const onMessage = (message: unknown) => {
+          const list = (message as { clientAuthentications?: ClientAuthentication[] })
+            .clientAuthentications;
+          if (!list) return;
+          child.off('message', onMessage);
+          resolve(list);
+        };
+        child.on('message', onMessage);
+        child.send({ report: 'client-authentications' });
       }),
     close: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import { REDIRECT_BRANDS } from '../../src/shared/brand';
 import { Browser, BrowserResponse } from './browser';
 import { freePort } from './free-port';
-import { IdpFault, OktaIdp, OktaUser, TEST_CA, startOktaIdp } from './okta-idp';
+import {
+  IdpFault,
+  OktaClient,
+  OktaClientAuthMethod,
+  OktaIdp,
+  OktaUser,
+  TEST_CA,
+  startOktaIdp,
+} from './okta-idp';
 import { ProcessApp, startProcessApp } from './process-app';
 import { Runtime, testRunnerRuntime } from './runtimes';
 import { throughBrandGrant } from './signin-journey';
@@ -96,6 +104,14 @@ export async function startOktaStack(
     accessTokenTtlSeconds?: number;
     /** The Node the service runs on, and its build: the test runner's by default (runtimes.ts). */
     runtime?: Runtime;
+    /**
+     * How the service's app is registered at the org: the one client authentication method it
+     * takes (client_secret_basic when not said, as Okta's default) and, for private_key_jwt, its
+     * public keys (docs/okta.md "Client authentication").
+     */
+    serviceClientAuth?: Pick<OktaClient, 'tokenEndpointAuthMethod' | 'jwks'>;
+    /** The one method each named brand's app takes (client_secret_basic for the others). */
+    brandClientAuth?: Readonly<Record<string, OktaClientAuthMethod>>;
   } = {},
 ): Promise<OktaStack> {
   const [appPort, frontPort] = [await freePort(), await freePort()];
@@ -107,11 +123,13 @@ export async function startOktaStack(
         ...SERVICE_CLIENT,
         redirectUris: [`${publicUrl}/handleloginredirect`],
         postLogoutRedirectUris: [`${publicUrl}/handlelogoutredirect`],
+        ...options.serviceClientAuth,
       },
       // A brand's app lists both landings: its hop's own grant, and the brand code redirect.
-      ...Object.values(BRAND_CLIENTS).map((brand) => ({
-        ...brand,
+      ...Object.entries(BRAND_CLIENTS).map(([brand, credentials]) => ({
+        ...credentials,
         redirectUris: [`${publicUrl}/handleloginredirect`, `${publicUrl}/handlebrandtokenredirect`],
+        tokenEndpointAuthMethod: options.brandClientAuth?.[brand],
       })),
     ],
     ...(options.accessTokenTtlSeconds

@@ -1,3 +1,4 @@
+import { type JsonWebKey, createPublicKey } from 'node:crypto';
 import { ROUTES } from '../../shared/routes';
 import type {
   AccountClaims,
@@ -102,12 +103,11 @@ export function oidcClients(config: AppConfig): ClientMetadata[] {
   const base = config.http.publicUrl;
   const service: ClientMetadata = {
     client_id: config.idp.clientId,
-    client_secret: config.idp.clientSecret,
+    ...serviceClientAuth(config.idp),
     redirect_uris: [`${base}${ROUTES.loginLanding}`],
     post_logout_redirect_uris: [`${base}${ROUTES.logoutLanding}`],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
-    token_endpoint_auth_method: 'client_secret_basic',
     // Issue 7: the IdP tells this service when one of its sessions ends (and puts `sid` in ID tokens).
     backchannel_logout_uri: `${base}${ROUTES.backchannelLogout}`,
     backchannel_logout_session_required: true,
@@ -121,9 +121,29 @@ export function oidcClients(config: AppConfig): ClientMetadata[] {
     post_logout_redirect_uris: [`${base}${ROUTES.logoutLanding}`],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
-    token_endpoint_auth_method: 'client_secret_basic',
+    token_endpoint_auth_method: c.authMethod ?? 'client_secret_basic',
   }));
   return [service, ...brands];
+}
+
+/**
+ * The service's client registered with the method it is configured to use, as an Okta app is
+ * (docs/okta.md "Client authentication"): its secret, or, for private_key_jwt, the public half of
+ * its key under the key's `kid` (RFC 7591 §2 `jwks`).
+ */
+function serviceClientAuth(idp: AppConfig['idp']): Partial<ClientMetadata> {
+  if (idp.clientAuthMethod !== 'private_key_jwt')
+    return { client_secret: idp.clientSecret, token_endpoint_auth_method: idp.clientAuthMethod };
+  // parseConfig refuses private_key_jwt without its key (IDP_CLIENT_PRIVATE_KEY).
+  if (!idp.clientPrivateKey) throw new Error('private_key_jwt without IDP_CLIENT_PRIVATE_KEY');
+  const publicKey = createPublicKey({
+    key: idp.clientPrivateKey as JsonWebKey,
+    format: 'jwk',
+  }).export({ format: 'jwk' });
+  return {
+    token_endpoint_auth_method: 'private_key_jwt',
+    jwks: { keys: [{ ...publicKey, kid: idp.clientPrivateKey.kid }] },
+  };
 }
 
 /**
@@ -170,7 +190,7 @@ export function oidcConfiguration(deps: OidcConfigurationDeps): Configuration {
     conformIdTokenClaims: false,
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' },
     responseTypes: ['code'],
-    clientAuthMethods: ['client_secret_basic', 'client_secret_post'],
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
     rotateRefreshToken: true,
     ttl: { ...TOKEN_TTL, AccessToken: config.idp.accessTokenTtlSeconds },
     cookies: {

@@ -11,6 +11,8 @@
 // - Okta's paths: /oauth2/default/v1/{authorize,token,keys,userinfo,logout,revoke,introspect};
 // - offline_access granted to a first-party app without a consent screen; refresh tokens rotate;
 // - userinfo answers its JWT access tokens (oidc-provider alone refuses a token with an audience).
+// - each app authenticates with its one registered method, and /v1/logout needs id_token_hint
+//   (okta-rules.mjs).
 //
 // Configuration comes as JSON in OKTA_IDP_CONFIG (see test/support/okta-idp.ts); it prints one line
 // `listening <port>` when ready. Faults are switched by IPC messages {fault: 'none'|'down'|'503'|
@@ -23,6 +25,11 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import Provider from 'oidc-provider';
 import { createLocalJWKSet, exportJWK, generateKeyPair, jwtVerify } from 'jose';
+import {
+  endpointAudienceOnly,
+  logoutNeedsIdTokenHint,
+  registeredMethodOnly,
+} from './okta-rules.mjs';
 
 const config = JSON.parse(process.env.OKTA_IDP_CONFIG ?? '{}');
 const MOUNT = '/oauth2/default';
@@ -137,17 +144,26 @@ async function accountOf(sub) {
 const SCOPES = ['openid', 'profile', 'email', 'customer', 'offline_access'];
 const RESOURCE_SCOPES = 'customer profile email';
 
+// Each app with exactly one client authentication method, Okta's default unless it names another;
+// a private_key_jwt app holds the public keys it was given, and no secret.
+const authMethodOf = (c) => c.tokenEndpointAuthMethod ?? 'client_secret_basic';
+/** What each client authenticated with at the token, revocation and introspection endpoints. */
+const clientAuthentications = [];
 const provider = new Provider(issuer, {
   adapter: MemoryAdapter,
   clients: config.clients.map((c) => ({
     client_id: c.clientId,
-    client_secret: c.clientSecret,
+    ...(authMethodOf(c) === 'private_key_jwt'
+      ? { jwks: c.jwks }
+      : { client_secret: c.clientSecret }),
     redirect_uris: c.redirectUris,
     post_logout_redirect_uris: c.postLogoutRedirectUris ?? [],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
-    token_endpoint_auth_method: 'client_secret_basic',
+    token_endpoint_auth_method: authMethodOf(c),
   })),
+  clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+  assertJwtClientAuthClaimsAndHeader: endpointAudienceOnly(issuer),
   jwks: { keys: [signingKey] },
   routes: {
     authorization: '/v1/authorize',
@@ -257,6 +273,14 @@ const provider = new Provider(issuer, {
   },
   enabledJWA: { idTokenSigningAlgValues: ['RS256'] },
 });
+
+provider.use(
+  registeredMethodOnly(
+    new Map(config.clients.map((c) => [c.clientId, authMethodOf(c)])),
+    clientAuthentications,
+  ),
+);
+provider.use(logoutNeedsIdTokenHint());
 
 provider.use(async (ctx, next) => {
   // Where the provider is mounted, for the URLs it builds (rewriting the query below changes the
@@ -475,6 +499,10 @@ process.on('message', async (message) => {
   }
   if (message?.report === 'requests') {
     process.send?.({ requests });
+    return;
+  }
+  if (message?.report === 'client-authentications') {
+    process.send?.({ clientAuthentications });
     return;
   }
   const next = message?.fault;

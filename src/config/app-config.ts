@@ -98,8 +98,12 @@ export interface AppConfig {
   readonly backchannel: {
     /** Each brand's endpoint for logout tokens. */
     readonly uris: Partial<Record<Brand, string>>;
-    /** A private RSA JWK (JSON) for signing them; generated under DATA_DIR when absent (local/dev). */
-    readonly signingKey?: string;
+    /**
+     * SERVICE_SIGNING_KEY: private RSA JWKs (each as JSON), newest first. The first signs the logout
+     * tokens, every one is published (docs/operating.md "Rotating secrets"). One is generated under
+     * DATA_DIR when absent (local/dev).
+     */
+    readonly signingKeys?: readonly string[];
     /** The first retry's delay; each further one waits four times longer. */
     readonly retryBaseMs: number;
   };
@@ -116,8 +120,12 @@ export interface AppConfig {
   readonly warnings: readonly ConfigProblem[];
   readonly dataDir: string;
   readonly sessionStore: SessionStoreConfig;
-  /** Key for HMAC of session ids at rest, so that a copy of the store yields no usable `si`. */
-  readonly sessionSecret: string;
+  /**
+   * SESSION_SECRET: keys for the HMAC of session ids at rest, so that a copy of the store yields no
+   * usable `si`. A ring, newest first: the first names new sessions, every one finds the sessions made
+   * under it (docs/operating.md "Rotating secrets").
+   */
+  readonly sessionSecrets: readonly string[];
   /**
    * TOKEN_ENCRYPTION_KEYS: the ring that seals tokens at rest (AES-256-GCM, issue 15 item 9); the
    * first key seals, all open.

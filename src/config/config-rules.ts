@@ -14,6 +14,7 @@ import {
   lowVariety,
   sameSecret,
 } from './secret-strength';
+import { ringEntryName } from './secret-ring';
 
 /**
  * The rules of ENV_VARS' `qaProd` column as pure functions, one table for a variable left unset and
@@ -63,7 +64,12 @@ const textSecret =
  * purposes share one).
  */
 const SECRETS_OF: Readonly<Record<string, (value: unknown) => readonly NamedSecret[]>> = {
-  SESSION_SECRET: textSecret('SESSION_SECRET'),
+  // A ring (secret-ring.ts): every secret in it is judged, named by its place when there are several.
+  SESSION_SECRET: (value) =>
+    ((value ?? []) as readonly string[]).map((secret, index, ring) => ({
+      key: ringEntryName('SESSION_SECRET', index, ring.length),
+      secret,
+    })),
   TOKEN_ENCRYPTION_KEYS: (value) =>
     ((value ?? []) as readonly { id: string; key: Uint8Array }[]).map(({ id, key }) => ({
       key: `TOKEN_ENCRYPTION_KEYS.${id}`,
@@ -96,12 +102,15 @@ export const UNSET_RULES: Readonly<Record<UnsetRule, (unset: Unset) => string | 
 /** What a set variable may not be in qa and prod, by rule: every problem found. */
 export const GIVEN_RULES: Readonly<Record<GivenRule, (given: Given) => readonly ConfigProblem[]>> =
   {
-    secret: ({ env, name, text, published }) =>
-      text === published
-        ? [{ key: name, message: `must not be the public developer default in ${env}` }]
-        : text.length < MIN_SECRET_LENGTH
-          ? [{ key: name, message: `must be at least ${MIN_SECRET_LENGTH} characters in ${env}` }]
-          : [],
+    // Each secret of a ring (SESSION_SECRET) is judged; a ring the schema refused, by the schema.
+    secret: ({ env, name, value, published }) =>
+      secretsOf(name, value).flatMap(({ key, secret }) =>
+        secret === published
+          ? [{ key, message: `must not be the public developer default in ${env}` }]
+          : secret.length < MIN_SECRET_LENGTH
+            ? [{ key, message: `must be at least ${MIN_SECRET_LENGTH} characters in ${env}` }]
+            : [],
+      ),
     // Judged on the text, so that a ring the schema refused is still told about the published key.
     'no-developer-key': ({ env, name, text, published }) =>
       published !== undefined && text.includes(published.slice(published.indexOf(':') + 1))

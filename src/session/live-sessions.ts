@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { AppLogger } from '../logging/app-logger';
 import { matchesBinding } from './browser-binding';
 import { SessionRecord, Sessions } from './sessions';
 import { SessionEnding } from './session-ending';
@@ -17,7 +18,10 @@ export class LiveSessions {
     private readonly sessions: Sessions,
     private readonly refresher: TokenRefresher,
     private readonly ending: SessionEnding,
-  ) {}
+    private readonly logger: AppLogger,
+  ) {
+    this.logger.setContext(LiveSessions.name);
+  }
 
   /** The session the browser's id names, bound to its binding, with usable tokens; else undefined. */
   async read(
@@ -58,7 +62,17 @@ export class LiveSessions {
   ): Promise<SessionRecord | undefined> {
     if (!sessionId) return undefined;
     const record = await this.sessions.get(sessionId);
-    if (!record || !matchesBinding(record.bindingHash, binding)) return undefined;
+    if (!record) {
+      // The browser is signed out. Which of these it was, nothing kept can tell: the record is gone
+      // or was never found (docs/operating.md "Rotating secrets": a secret taken out of the ring).
+      this.logger.info(
+        { event: 'session-unknown' },
+        'the session cookie names no session: it ended, the store forgot it, or it was made under ' +
+          'a SESSION_SECRET no longer in the ring; signed out',
+      );
+      return undefined;
+    }
+    if (!matchesBinding(record.bindingHash, binding)) return undefined;
     if (this.sessions.hasLapsed(record)) {
       // Over: ended as any sign-out is, so its refresh token is revoked too (issue 15 item 9).
       await this.ending.endById(sessionId, 'lapsed');

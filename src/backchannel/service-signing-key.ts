@@ -23,12 +23,13 @@ interface LoadedKey {
 }
 
 /**
- * This service's own signing keys: logout tokens to brands are signed with the first (RS256) and the
- * public half of every one is published at /.well-known/jwks.json. From SERVICE_SIGNING_KEY (qa/prod,
- * shared by every instance: one JWK or a ring of them, newest first) or generated once under DATA_DIR
- * (local/dev). A key is published before it signs (docs/operating.md "Rotating secrets"): added second
- * to the ring everywhere, it is in the JWKS brands fetch and cache; moved first once they have it, it
- * signs; the key it replaces stays published until no logout token signed by it is still in flight.
+ * This service's own signing keys: logout tokens to brands are signed with the first (RS256) and
+ * the public half of every one is published at /.well-known/jwks.json. From SERVICE_SIGNING_KEY
+ * (qa/prod, shared by every instance: one JWK or a ring of them, newest first) or generated once
+ * under DATA_DIR (local/dev). A key is published before it signs (docs/operating.md "Rotating
+ * secrets"): added second to the ring everywhere, it is in the JWKS brands fetch and cache; moved
+ * first once they have it, it signs; the key it replaces stays published until no logout token
+ * signed by it is still in flight.
  */
 @Injectable()
 export class ServiceSigningKey {

@@ -53,6 +53,12 @@ interface NamedSecret {
   readonly secret: string | Uint8Array;
 }
 
+/** The secrets of one brand's entry in BRAND_CLIENTS. */
+interface BrandSecrets {
+  readonly clientSecret: string;
+  readonly previousClientSecret?: string;
+}
+
 const textSecret =
   (name: string) =>
   (value: unknown): readonly NamedSecret[] =>
@@ -64,7 +70,8 @@ const textSecret =
  * purposes share one).
  */
 const SECRETS_OF: Readonly<Record<string, (value: unknown) => readonly NamedSecret[]>> = {
-  // A ring (secret-ring.ts): every secret in it is judged, named by its place when there are several.
+  // A ring (secret-ring.ts): every secret in it is judged, named by its place when there are
+  // several.
   SESSION_SECRET: (value) =>
     ((value ?? []) as readonly string[]).map((secret, index, ring) => ({
       key: ringEntryName('SESSION_SECRET', index, ring.length),
@@ -77,11 +84,13 @@ const SECRETS_OF: Readonly<Record<string, (value: unknown) => readonly NamedSecr
     })),
   IDP_CLIENT_SECRET: textSecret('IDP_CLIENT_SECRET'),
   BRAND_CLIENTS: (value) =>
-    Object.entries((value ?? {}) as Readonly<Record<string, { clientSecret: string }>>).map(
-      ([brand, { clientSecret }]) => ({
-        key: `BRAND_CLIENTS.${brand}.clientSecret`,
-        secret: clientSecret,
-      }),
+    Object.entries((value ?? {}) as Readonly<Record<string, BrandSecrets>>).flatMap(
+      ([brand, { clientSecret, previousClientSecret }]) => [
+        { key: `BRAND_CLIENTS.${brand}.clientSecret`, secret: clientSecret },
+        ...(previousClientSecret === undefined
+          ? []
+          : [{ key: `BRAND_CLIENTS.${brand}.previousClientSecret`, secret: previousClientSecret }]),
+      ],
     ),
 };
 
@@ -119,13 +128,9 @@ export const GIVEN_RULES: Readonly<Record<GivenRule, (given: Given) => readonly 
     // The developer credentials are in this repository: outside local and dev they open every brand.
     'no-developer-brand-secret': ({ env, name, value }) => {
       const published = new Set(Object.values(developerBrandClients()).map((c) => c?.clientSecret));
-      const clients = (value ?? {}) as Readonly<Record<string, { clientSecret: string }>>;
-      return Object.entries(clients)
-        .filter(([, credentials]) => published.has(credentials.clientSecret))
-        .map(([brand]) => ({
-          key: `${name}.${brand}.clientSecret`,
-          message: `must not be a published developer secret in ${env}`,
-        }));
+      return secretsOf(name, value)
+        .filter(({ secret }) => typeof secret === 'string' && published.has(secret))
+        .map(({ key }) => ({ key, message: `must not be a published developer secret in ${env}` }));
     },
     // docs/brand-contract.md §1: a brand's `t` and `rt` are issued to its own client; one without a
     // client would have to be handed this service's tokens, and so its secret.

@@ -194,9 +194,10 @@ const rsaPrivateJwk = z.looseObject({
 export const MAX_SIGNING_KEYS = 3;
 
 /**
- * SERVICE_SIGNING_KEY: one private RSA JWK, or a JSON array of them, the first signing and every one
- * published (docs/operating.md "Rotating secrets"). A JWK is JSON full of commas, so the ring is a
- * JSON array rather than a list. Each key is kept as its JSON text (a lone JWK exactly as written).
+ * SERVICE_SIGNING_KEY: one private RSA JWK, or a JSON array of them, the first signing and every
+ * one published (docs/operating.md "Rotating secrets"). A JWK is JSON full of commas, so the ring
+ * is a JSON array rather than a list. Each key is kept as its JSON text (a lone JWK exactly as
+ * written).
  */
 const signingKeyRing = z.string().transform((text, ctx) => {
   let json: unknown;
@@ -215,7 +216,8 @@ const signingKeyRing = z.string().transform((text, ctx) => {
           .min(1, 'must hold at least one key')
           .max(MAX_SIGNING_KEYS, `must hold at most ${MAX_SIGNING_KEYS} keys`)
   ).safeParse(json);
-  // An array's problems name the key by its place, 0 being the first (`1.d: must be a private key`).
+  // An array's problems name the key by its place, 0 being the first (`1.d: must be a private
+  // key`).
   for (const issue of parsed.error?.issues ?? [])
     ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   if (!parsed.success) return z.NEVER;
@@ -232,16 +234,26 @@ const signingKeyRing = z.string().transform((text, ctx) => {
 });
 
 /** A brand's own client at the IdP; in qa and prod its secret is as long as a secret must be. */
-const brandClient = (env: AppEnv) =>
-  z.strictObject({
-    clientId: z.string().min(1).max(200),
-    clientSecret: z
-      .string()
-      .min(
-        isDeveloperEnv(env) ? 1 : MIN_SECRET_LENGTH,
-        `must be at least ${MIN_SECRET_LENGTH} characters`,
-      ),
-  });
+const brandClient = (env: AppEnv) => {
+  const secret = z
+    .string()
+    .min(
+      isDeveloperEnv(env) ? 1 : MIN_SECRET_LENGTH,
+      `must be at least ${MIN_SECRET_LENGTH} characters`,
+    );
+  return z
+    .strictObject({
+      clientId: z.string().min(1).max(200),
+      clientSecret: secret,
+      // The brand's secret before this one, while its back end moves (docs/okta.md "Rotating client
+      // secrets").
+      previousClientSecret: secret.optional(),
+    })
+    .refine((client) => client.previousClientSecret !== client.clientSecret, {
+      path: ['previousClientSecret'],
+      message: 'must differ from clientSecret',
+    });
+};
 
 /** A brand's back-channel logout endpoint; https outside local and dev (the `https` rule). */
 const logoutUri = (env: AppEnv) =>

@@ -7,6 +7,7 @@ import { MAX_RING_SECRETS, readSecretRing } from './secret-ring';
 /** A random secret of 44 characters, as `openssl rand -base64 32` writes one. */
 const secret = (): string => randomBytes(32).toString('base64');
 const NEW = secret();
+const ONE = 'one purpose each';
 const OLD = secret();
 const OLDER = secret();
 
@@ -96,9 +97,7 @@ describe('SESSION_SECRET as a ring in parseConfig', () => {
     [
       'the client secret in the ring',
       `${NEW},${prod.IDP_CLIENT_SECRET}`,
-      [
-        'IDP_CLIENT_SECRET: must not be the secret of SESSION_SECRET[2] too in prod: one purpose each',
-      ],
+      [`IDP_CLIENT_SECRET: must not be the secret of SESSION_SECRET[2] too in prod: ${ONE}`],
     ],
   ])('in prod refuses %s', (_name, ring, problems) => {
     expect(problemsOf({ ...prod, SESSION_SECRET: ring })).toEqual(problems);
@@ -152,5 +151,62 @@ describe('SERVICE_SIGNING_KEY as a ring in parseConfig', () => {
     ['two keys joined by a comma', () => `${first},${second}`, 'must be a JSON Web Key'],
   ])('refuses %s', (_name, text, problem) => {
     expect(problemsOf({ SERVICE_SIGNING_KEY: text() })).toEqual([expect.stringContaining(problem)]);
+  });
+});
+
+/**
+ * A brand's previous client secret in BRAND_CLIENTS, while the brand rotates (docs/okta.md "Rotating
+ * client secrets"): judged as every secret is.
+ */
+describe('BRAND_CLIENTS previousClientSecret in parseConfig', () => {
+  const prod = productionEnv();
+  const clients = JSON.parse(prod.BRAND_CLIENTS ?? '{}') as Record<
+    string,
+    { clientId: string; clientSecret: string }
+  >;
+  const withPrevious = (previous: string): RawEnv => ({
+    ...prod,
+    BRAND_CLIENTS: JSON.stringify({
+      ...clients,
+      pcgs: { ...clients.pcgs, previousClientSecret: previous },
+    }),
+  });
+
+  it('gives it to the service beside the current secret', () => {
+    const previous = secret();
+    expect(parseConfig(withPrevious(previous)).brandClients.pcgs).toEqual({
+      ...clients.pcgs,
+      previousClientSecret: previous,
+    });
+  });
+
+  it.each<[string, () => string, string]>([
+    [
+      'the current secret again',
+      () => clients.pcgs?.clientSecret ?? '',
+      'BRAND_CLIENTS: pcgs.previousClientSecret: must differ from clientSecret',
+    ],
+    [
+      'a short one',
+      () => 'short',
+      'BRAND_CLIENTS: pcgs.previousClientSecret: must be at least 32 characters',
+    ],
+    [
+      'a typed one',
+      () => `pcgs-${'x'.repeat(36)}`,
+      'BRAND_CLIENTS.pcgs.previousClientSecret: has too little variety for prod',
+    ],
+    [
+      'a published developer secret',
+      () => 'local-dev-brand-secret-pcgs-not-for-real-use',
+      'BRAND_CLIENTS.pcgs.previousClientSecret: must not be a published developer secret in prod',
+    ],
+    [
+      'the service’s own client secret',
+      () => prod.IDP_CLIENT_SECRET ?? '',
+      'BRAND_CLIENTS.pcgs.previousClientSecret: must not be the secret of IDP_CLIENT_SECRET',
+    ],
+  ])('in prod refuses %s', (_name, previous, problem) => {
+    expect(problemsOf(withPrevious(previous()))).toEqual([expect.stringContaining(problem)]);
   });
 });

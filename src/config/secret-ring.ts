@@ -1,7 +1,7 @@
 /**
  * SESSION_SECRET as a ring (docs/operating.md "Rotating secrets"): a comma-separated list, newest
- * first. The first secret names every session made from now on; every secret in the ring still finds
- * the sessions made under it, so a rotation signs nobody out.
+ * first. The first secret names every session made from now on; every secret in the ring still
+ * finds the sessions made under it, so a rotation signs nobody out.
  */
 
 /** What separates the ring's secrets. A secret therefore cannot hold one. */

@@ -63,12 +63,14 @@ export class LiveSessions {
     if (!sessionId) return undefined;
     const record = await this.sessions.get(sessionId);
     if (!record) {
-      // The browser is signed out. Which of these it was, nothing kept can tell: the record is gone
-      // or was never found (docs/operating.md "Rotating secrets": a secret taken out of the ring).
+      // The browser is signed out. Which of these it was, nothing kept can tell: the record is
+      // gone, or it cannot be found or opened (docs/operating.md "Rotating secrets": a secret or
+      // token key taken out of the ring, or one instance running a key another does not have yet).
       this.logger.info(
         { event: 'session-unknown' },
-        'the session cookie names no session: it ended, the store forgot it, or it was made under ' +
-          'a SESSION_SECRET no longer in the ring; signed out',
+        'the session cookie names no session: it ended, the store forgot it, or it was made ' +
+          'under a SESSION_SECRET or sealed with a TOKEN_ENCRYPTION_KEYS key not in the ring; ' +
+          'signed out',
       );
       return undefined;
     }

@@ -7,8 +7,8 @@ import { TokenVault } from '../store/token-vault';
 
 /**
  * SESSION_SECRET as a ring (docs/operating.md "Rotating secrets"): a session stays where the secret
- * that made it put it, and every instance whose ring holds that secret finds it, whatever the order.
- * Several Sessions on one store stand for instances (or restarts) with different rings.
+ * that made it put it, and every instance whose ring holds that secret finds it, whatever the
+ * order. Several Sessions on one store stand for instances (or restarts) with different rings.
  */
 describe('Sessions under a ring of session secrets', () => {
   const OLD = randomBytes(32).toString('base64');
@@ -55,7 +55,7 @@ describe('Sessions under a ring of session secrets', () => {
     expect((await sessions.listForIdpSid('idp-session-1')).length).toBe(found ? 1 : 0);
   });
 
-  it('names a session, and its refresh lock, alike on every ring that holds its secret', async () => {
+  it('names a session and its refresh lock alike on every ring holding its secret', async () => {
     const id = await withRing(OLD).create(record);
     const handles = new Set<string>();
     const keys = new Set<string>();
@@ -70,7 +70,7 @@ describe('Sessions under a ring of session secrets', () => {
     expect(handles).toEqual(new Set([listed?.handle]));
   });
 
-  it('names new sessions by the first secret, where an instance with the other order finds them', async () => {
+  it('names new sessions by the first secret; the other order finds them', async () => {
     const stepTwo = withRing(NEW, OLD);
     const id = await stepTwo.create(record);
     expect(await withRing(NEW).get(id)).toBeDefined();
@@ -98,7 +98,8 @@ describe('Sessions under a ring of session secrets', () => {
     expect(left?.handle).toBe(await sessions.handleOf(newer));
     expect(await sessions.deleteByHandle(left?.handle ?? '')).toBeDefined();
     expect(await sessions.listForSubject('collector-1')).toEqual([]);
-    // The collector's index set under each secret (docs/design.md: keyed by an HMAC of the subject).
+    // The collector's index set under each secret (docs/design.md: keyed by an HMAC of the
+    // subject).
     for (const secret of [OLD, NEW])
       expect(await store.members(`sessions-of:${hmac(secret, 'sub:collector-1')}`)).toEqual([]);
   });

@@ -182,15 +182,15 @@ const recordKey = (handle: string): string => `session:${handle}`;
  * (`si`, the sessionId cookie) is never stored: records are keyed by its HMAC under SESSION_SECRET,
  * so a copy of the store yields no usable session id.
  *
- * SESSION_SECRET is a ring, newest first (docs/operating.md "Rotating secrets"). A record stays under
- * the key it was made with for its whole life, and the secret that made it finds it: the first secret
- * names new sessions and their index entries, every secret is tried in turn to find a session, and
- * every secret's index sets are read and pruned. So no rotation signs anyone out, and instances with
- * different rings that share the secrets agree on where each session is (a rolling update). Moving
- * records to the newest secret instead would have instances with the ring in either order move them
- * back and forth, a session missing from the store in between. What it costs: a session made under
- * an older secret pays one store read per newer secret at each lookup, and a secret can leave the
- * ring only once no session made under it is wanted any more.
+ * SESSION_SECRET is a ring, newest first (docs/operating.md "Rotating secrets"). A record stays
+ * under the key it was made with for its whole life, and the secret that made it finds it: the
+ * first secret names new sessions and their index entries, every secret is tried in turn to find a
+ * session, and every secret's index sets are read and pruned. So no rotation signs anyone out, and
+ * instances with different rings that share the secrets agree on where each session is (a rolling
+ * update). Moving records to the newest secret instead would have instances with the ring in either
+ * order move them back and forth, a session missing from the store in between. What it costs: a
+ * session made under an older secret pays one store read per newer secret at each lookup, and a
+ * secret can leave the ring only once no session made under it is wanted any more.
  */
 @Injectable()
 export class Sessions {
@@ -314,7 +314,7 @@ export class Sessions {
   ): Promise<string> {
     const id = pooledRandomBytes(32).toString('base64url');
     const handle = this.hmac(this.newest, id);
-    // Named by the newest secret; the older secrets' index sets may hold this sign-in's other sessions.
+    // Named by the newest secret (older secrets' index sets may hold the sign-in's other sessions).
     const indexes = [
       this.subjectKey(this.newest, record.sub),
       ...(record.idpSid ? [this.idpSidKey(this.newest, record.idpSid)] : []),
@@ -397,7 +397,7 @@ export class Sessions {
     return found ? this.parse(found.key, found.raw) : undefined;
   }
 
-  /** Where the session is stored: its key under the ring's newest secret that has it, and its text. */
+  /** Where the session is stored (its key under the newest secret of the ring that has it). */
   private async find(id: string): Promise<{ key: string; raw: string } | undefined> {
     for (const key of this.candidateKeys(id)) {
       const raw = await this.store.get(key);

@@ -64,7 +64,7 @@ describe('SESSION_SECRET rotated across restarts, one SQLite file', () => {
     return browser.jar.getCookieString(app.url);
   }
 
-  it('stays signed in through NEW,OLD; with NEW alone the old session is refused cleanly', async () => {
+  it('signed in through NEW,OLD; with NEW alone the old session is refused cleanly', async () => {
     const before = await signIn(await restart(OLD));
     expect(await signedInAt(t!.url, before)).toBe(true);
 
@@ -84,7 +84,9 @@ describe('SESSION_SECRET rotated across restarts, one SQLite file', () => {
     expect(unknownSessionLines(retired)).toEqual([
       expect.objectContaining({
         level: 30, // info
-        msg: expect.stringContaining('made under a SESSION_SECRET no longer in the ring') as string,
+        msg: expect.stringContaining(
+          'made under a SESSION_SECRET or sealed with a TOKEN_ENCRYPTION_KEYS key not in the ring',
+        ) as string,
       }),
     ]);
     // Nothing crashed: the collector signs in again, under the new secret.
@@ -92,132 +94,143 @@ describe('SESSION_SECRET rotated across restarts, one SQLite file', () => {
   }, 120_000);
 });
 
+/** The rings rotated in two steps: the variable, and how one of its secrets is written. */
+const RINGS: [string, (name: string) => string][] = [
+  ['SESSION_SECRET', () => secret()],
+  // The token key that seals each session's tokens (one id:base64 entry of the ring).
+  ['TOKEN_ENCRYPTION_KEYS', (name) => `${name}:${randomBytes(32).toString('base64')}`],
+];
+
 /**
  * A rolling update: old and new pods share the session store and serve the same browsers, so each
- * must find the sessions the other makes. Two instances behind a round-robin balancer, sharing one
- * Redis (the embedded IdP's state included, as in multi-instance.spec.ts).
+ * must find, and open, the sessions the other makes. Two instances behind a round-robin balancer,
+ * sharing one Redis (the embedded IdP's state included, as in multi-instance.spec.ts).
  */
-describe('SESSION_SECRET rotated by a rolling update, two instances sharing Redis', () => {
-  const OLD = secret();
-  const NEW = secret();
-  let redis: RunningRedis;
-  const proxy = new RoundRobinProxy();
-  let publicUrl: string;
-  let shared: Record<string, string>;
-  const running = new Map<'a' | 'b' | 'c', TestApp>();
+describe.each(RINGS)(
+  '%s rotated by a rolling update, two instances sharing Redis',
+  (variable, entry) => {
+    const OLD = entry('old');
+    const NEW = entry('new');
+    let redis: RunningRedis;
+    const proxy = new RoundRobinProxy();
+    let publicUrl: string;
+    let shared: Record<string, string>;
+    const running = new Map<'a' | 'b' | 'c', TestApp>();
 
-  const instance = (name: 'a' | 'b' | 'c'): TestApp => {
-    const app = running.get(name);
-    if (!app) throw new Error(`instance ${name} is not running`);
-    return app;
-  };
-  /** Replaces one instance with one running `ring`, as the rollout replaces a pod. */
-  const roll = async (name: 'a' | 'b' | 'c', ring: string): Promise<TestApp> => {
-    await running.get(name)?.close();
-    const app = await startTestApp({ ...shared, SESSION_SECRET: ring });
-    running.set(name, app);
-    return app;
-  };
-  const stop = async (name: 'a' | 'b' | 'c') => {
-    await running.get(name)?.close();
-    running.delete(name);
-  };
-
-  beforeAll(async () => {
-    redis = await startRedis();
-    publicUrl = `http://localhost:${await proxy.listen()}`;
-    shared = {
-      SESSION_STORE: 'redis',
-      REDIS_URL: redis.url,
-      PUBLIC_URL: publicUrl,
-      DATA_DIR: tempDataDir(),
-      RATE_LIMIT_SIGNIN: '200/60',
-      RATE_LIMIT_SIGNIN_SESSION: '1000/60',
+    const instance = (name: 'a' | 'b' | 'c'): TestApp => {
+      const app = running.get(name);
+      if (!app) throw new Error(`instance ${name} is not running`);
+      return app;
     };
-    await roll('a', OLD);
-    await roll('b', OLD);
-  }, 90_000);
-  afterAll(async () => {
-    await proxy.close();
-    for (const name of [...running.keys()]) await stop(name);
-    await redis?.stop();
-  });
-
-  /** A sign-in whose every hop (the IdP's included) goes to one instance: the session is its. */
-  async function signInThrough(name: 'a' | 'b' | 'c'): Promise<string> {
-    proxy.backends = [instance(name).url];
-    const browser = new Browser();
-    const { landing } = await signInVia(
-      { ...instance(name), url: publicUrl },
-      browser,
-      'b=collectors',
-    );
-    expect(landing.status).toBe(302);
-    return browser.jar.getCookieString(publicUrl);
-  }
-
-  /** Which of the instances find the session. */
-  async function acceptedBy(cookie: string): Promise<string[]> {
-    const names: string[] = [];
-    for (const [name, app] of running) if (await signedInAt(app.url, cookie)) names.push(name);
-    return names;
-  }
-
-  const sessions: string[] = [];
-
-  it('step 1: an instance with OLD,NEW and one with OLD take each other’s sessions', async () => {
-    sessions.push(await signInThrough('a'));
-    await roll('b', `${OLD},${NEW}`);
-    sessions.push(await signInThrough('b'), await signInThrough('a'));
-    for (const cookie of sessions) expect(await acceptedBy(cookie)).toEqual(['a', 'b']);
-  }, 90_000);
-
-  it('why step 1 comes first: an instance with NEW first makes sessions an OLD one cannot find', async () => {
-    await roll('c', `${NEW},${OLD}`);
-    const skipped = await signInThrough('c');
-    // a (OLD alone) sends the collector to sign in; b (OLD,NEW) and c find the session.
-    expect(await acceptedBy(skipped)).toEqual(['b', 'c']);
-    expect(unknownSessionLines(instance('a')).length).toBeGreaterThan(0);
-    // Flapping, not lost: a's refusal ended nothing.
-    expect(await signedInAt(instance('c').url, skipped)).toBe(true);
-    await stop('c');
-  }, 90_000);
-
-  it('step 2: instances with NEW,OLD and with OLD,NEW take every session, old and new', async () => {
-    await roll('a', `${NEW},${OLD}`);
-    sessions.push(await signInThrough('a'), await signInThrough('b'));
-    for (const cookie of sessions) expect(await acceptedBy(cookie)).toEqual(['a', 'b']);
-    await roll('b', `${NEW},${OLD}`);
-    sessions.push(await signInThrough('b'));
-    for (const cookie of sessions) expect(await acceptedBy(cookie)).toEqual(['a', 'b']);
-  }, 90_000);
-
-  it('a session refreshed on both orders of the ring at once stays signed in', async () => {
-    // Short-lived access tokens, so that the next requests refresh, on both instances at once.
-    const shortLived = { ...shared, IDP_ACCESS_TOKEN_TTL_SECONDS: '1' };
-    for (const [name, ring] of [
-      ['a', `${NEW},${OLD}`],
-      ['b', `${OLD},${NEW}`],
-    ] as const) {
+    /** Replaces one instance with one running `ring`, as the rollout replaces a pod. */
+    const roll = async (name: 'a' | 'b' | 'c', ring: string): Promise<TestApp> => {
       await running.get(name)?.close();
-      running.set(name, await startTestApp({ ...shortLived, SESSION_SECRET: ring }));
-    }
-    const cookie = await signInThrough('a');
-    const madeUnderOld = sessions[0] ?? '';
-    for (let round = 0; round < 3; round++) {
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
-      // Both instances refresh the session's tokens at once: each must write the record where it is
-      // and take the same refresh lock. Had each taken the key its own first secret names, both
-      // would refresh with the same refresh token, and the IdP would refuse the second: signed out.
-      const answers = await Promise.all(
-        [cookie, madeUnderOld].flatMap((c) =>
-          [instance('a'), instance('b')].map((app) => signedInAt(app.url, c)),
-        ),
+      const app = await startTestApp({ ...shared, [variable]: ring });
+      running.set(name, app);
+      return app;
+    };
+    const stop = async (name: 'a' | 'b' | 'c') => {
+      await running.get(name)?.close();
+      running.delete(name);
+    };
+
+    beforeAll(async () => {
+      redis = await startRedis();
+      publicUrl = `http://localhost:${await proxy.listen()}`;
+      shared = {
+        SESSION_STORE: 'redis',
+        REDIS_URL: redis.url,
+        PUBLIC_URL: publicUrl,
+        DATA_DIR: tempDataDir(),
+        RATE_LIMIT_SIGNIN: '200/60',
+        RATE_LIMIT_SIGNIN_SESSION: '1000/60',
+      };
+      await roll('a', OLD);
+      await roll('b', OLD);
+    }, 90_000);
+    afterAll(async () => {
+      await proxy.close();
+      for (const name of [...running.keys()]) await stop(name);
+      await redis?.stop();
+    });
+
+    /** A sign-in whose every hop (the IdP's included) goes to one instance: the session is its. */
+    async function signInThrough(name: 'a' | 'b' | 'c'): Promise<string> {
+      proxy.backends = [instance(name).url];
+      const browser = new Browser();
+      const { landing } = await signInVia(
+        { ...instance(name), url: publicUrl },
+        browser,
+        'b=collectors',
       );
-      expect(answers).toEqual([true, true, true, true]);
+      expect(landing.status).toBe(302);
+      return browser.jar.getCookieString(publicUrl);
     }
-  }, 90_000);
-});
+
+    /** Which of the instances find the session. */
+    async function acceptedBy(cookie: string): Promise<string[]> {
+      const names: string[] = [];
+      for (const [name, app] of running) if (await signedInAt(app.url, cookie)) names.push(name);
+      return names;
+    }
+
+    const sessions: string[] = [];
+
+    it('step 1: an instance with OLD,NEW and one with OLD take each other’s sessions', async () => {
+      sessions.push(await signInThrough('a'));
+      await roll('b', `${OLD},${NEW}`);
+      sessions.push(await signInThrough('b'), await signInThrough('a'));
+      for (const cookie of sessions) expect(await acceptedBy(cookie)).toEqual(['a', 'b']);
+    }, 90_000);
+
+    it('why step 1 first: sessions NEW,OLD makes are not found by OLD alone', async () => {
+      await roll('c', `${NEW},${OLD}`);
+      const skipped = await signInThrough('c');
+      // a (OLD alone) sends the collector to sign in; b (OLD,NEW) and c find the session.
+      expect(await acceptedBy(skipped)).toEqual(['b', 'c']);
+      expect(unknownSessionLines(instance('a')).length).toBeGreaterThan(0);
+      // Flapping, not lost: a's refusal ended nothing.
+      expect(await signedInAt(instance('c').url, skipped)).toBe(true);
+      await stop('c');
+    }, 90_000);
+
+    it('step 2: NEW,OLD and OLD,NEW instances take every session, old and new', async () => {
+      await roll('a', `${NEW},${OLD}`);
+      sessions.push(await signInThrough('a'), await signInThrough('b'));
+      for (const cookie of sessions) expect(await acceptedBy(cookie)).toEqual(['a', 'b']);
+      await roll('b', `${NEW},${OLD}`);
+      sessions.push(await signInThrough('b'));
+      for (const cookie of sessions) expect(await acceptedBy(cookie)).toEqual(['a', 'b']);
+    }, 90_000);
+
+    it('a session refreshed on both orders of the ring at once stays signed in', async () => {
+      // Short-lived access tokens, so that the next requests refresh, on both instances at once.
+      const shortLived = { ...shared, IDP_ACCESS_TOKEN_TTL_SECONDS: '1' };
+      for (const [name, ring] of [
+        ['a', `${NEW},${OLD}`],
+        ['b', `${OLD},${NEW}`],
+      ] as const) {
+        await running.get(name)?.close();
+        running.set(name, await startTestApp({ ...shortLived, [variable]: ring }));
+      }
+      const cookie = await signInThrough('a');
+      const madeUnderOld = sessions[0] ?? '';
+      for (let round = 0; round < 3; round++) {
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        // Both instances refresh the session's tokens at once: each must write the record where it
+        // is and take the same refresh lock. Had each taken the key its own first secret names,
+        // both would refresh with the same refresh token, and the IdP would refuse the second:
+        // signed out.
+        const answers = await Promise.all(
+          [cookie, madeUnderOld].flatMap((c) =>
+            [instance('a'), instance('b')].map((app) => signedInAt(app.url, c)),
+          ),
+        );
+        expect(answers).toEqual([true, true, true, true]);
+      }
+    }, 90_000);
+  },
+);
 
 /**
  * SERVICE_SIGNING_KEY as a ring: a brand verifies logout tokens with the JWKS it fetched and cached
@@ -276,7 +289,7 @@ describe('SERVICE_SIGNING_KEY rotated: the next key is published before it signs
     await psa.stop();
   });
 
-  it('publishes the next key (step 1), then signs with it (step 2), verified by the JWKS cached at step 1', async () => {
+  it('publishes the next key, then signs with it: the JWKS cached at step 1 verifies', async () => {
     const verify = async (token: string, jwks: JSONWebKeySet, app: TestApp) =>
       jwtVerify(token, createLocalJWKSet(jwks), {
         issuer: app.config.http.publicUrl,
@@ -302,7 +315,8 @@ describe('SERVICE_SIGNING_KEY rotated: the next key is published before it signs
     expect(decodeProtectedHeader(stillCurrent).kid).toBe(currentKid);
     await expect(verify(stillCurrent, cached, stepOne)).resolves.toBeDefined();
 
-    // Step 2: the next key signs. The brand has not fetched the JWKS again: its cached copy verifies.
+    // Step 2: the next key signs. The brand has not fetched the JWKS again: its cached copy
+    // verifies.
     const stepTwo = await restart([next, current]);
     const signedByNext = await logoutToken(stepTwo);
     expect(decodeProtectedHeader(signedByNext).kid).toBe(nextKid);

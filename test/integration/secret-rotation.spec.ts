@@ -11,7 +11,15 @@ import { Browser } from '../support/browser';
 import { LogoutEndpoint } from '../support/logout-endpoint';
 import { startRedis, type RunningRedis } from '../support/redis-server';
 import { RoundRobinProxy } from '../support/round-robin-proxy';
-import { jarCookie, signInVia, signOutFromThisSite } from '../support/signin-journey';
+import {
+  basicAuth,
+  exchangeHandoff,
+  jarCookie,
+  locationOf,
+  signInVia,
+  signOutFromThisSite,
+} from '../support/signin-journey';
+import { developerBrandClients } from '../../src/config/config.schema';
 import { TestApp, startTestApp } from '../support/test-app';
 import { tempDataDir } from '../support/test-config';
 import { freePort } from '../support/free-port';
@@ -326,4 +334,55 @@ describe('SERVICE_SIGNING_KEY rotated: the next key is published before it signs
     // The retired key is still published, for tokens it signed that are still being retried.
     expect((await jwksOf(stepTwo)).keys.map((k) => k.kid)).toEqual([nextKid, currentKid]);
   }, 120_000);
+});
+
+/**
+ * A brand rotating its client secret (docs/okta.md "Rotating client secrets"): with its previous
+ * secret in BRAND_CLIENTS, the brand's back end redeems handoff codes with either, so it moves to
+ * the new one in its own time. The service itself uses the new one at the IdP (here the embedded
+ * IdP, which registers the brand's client with it: every hop's grant for the brand proves it).
+ */
+describe('a brand rotating its client secret: the handoff endpoint takes the previous one too', () => {
+  const developer = developerBrandClients();
+  const previous = developer.psamobile?.clientSecret ?? '';
+  const NEW = secret();
+  let t: TestApp | undefined;
+  beforeAll(async () => {
+    t = await startTestApp({
+      BRAND_CLIENTS: JSON.stringify({
+        ...developer,
+        psamobile: {
+          clientId: 'brand-psamobile',
+          clientSecret: NEW,
+          previousClientSecret: previous,
+        },
+      }),
+    });
+  }, 60_000);
+  afterAll(() => t?.close());
+
+  /** A fresh handoff code for psamobile: a real sign-in, its hop's grant made with the new secret. */
+  async function handoffCode(app: TestApp): Promise<string> {
+    const { landing } = await signInVia(app, new Browser(), 'b=psamobile');
+    const code = locationOf(landing).searchParams.get('code');
+    if (!code) throw new Error('no handoff code');
+    return code;
+  }
+
+  it.each<[string, number, () => string]>([
+    ['the new secret', 200, () => NEW],
+    ['the previous secret', 200, () => previous],
+    ['a secret it never had', 401, () => secret()],
+  ])(
+    'redeems a code with %s: %d',
+    async (_name, status, secretOf) => {
+      const app = t!;
+      const code = await handoffCode(app);
+      const res = await exchangeHandoff(app, basicAuth('brand-psamobile', secretOf()), { code });
+      expect(res.status).toBe(status);
+      if (status === 200) expect(res.json.refresh_token).toEqual(expect.any(String));
+      else expect(res.json.error).toBe('invalid_client');
+    },
+    60_000,
+  );
 });

@@ -171,9 +171,6 @@ export function sessionTtlSeconds(tokens: TokenSet, now = Date.now()): number {
   return Math.min(SESSION_TTL_SECONDS, Math.max(1, left));
 }
 
-/** The prefix of the sets of the sessions one sign-in handed to one brand (Sessions.supersede). */
-const FAMILY_BRAND_INDEX = 'sessions-of-family-brand:';
-
 /** The store key of a session named by its handle. */
 const recordKey = (handle: string): string => `session:${handle}`;
 
@@ -329,15 +326,7 @@ export class Sessions {
     const key = recordKey(handle);
     const superseding =
       options.supersede && record.family
-        ? await this.supersede(
-            this.familyBrandKey(this.newest, record.family, record.brand),
-            this.secrets.flatMap((secret) => [
-              this.familyBrandKey(secret, record.family ?? '', record.brand),
-              this.subjectKey(secret, record.sub),
-              ...(record.idpSid ? [this.idpSidKey(secret, record.idpSid)] : []),
-            ]),
-            handle,
-          )
+        ? await this.supersede({ ...record, family: record.family }, handle)
         : [];
     await this.store.writeAll([
       ...indexes.map((index) => addMember(index, handle)),
@@ -363,19 +352,26 @@ export class Sessions {
    * (not ended: they share the family's tokens, which stay valid). A sign-in thus holds at most one
    * session per brand plus the browser's own. Racing hops leave each other in the set, and the next
    * hop drops them; none is kept past it. Returns the writes: the new session joins the set, then
-   * each earlier one goes, record first. `indexes` are the family's and the sign-in's index sets
-   * under every secret of the ring: an earlier session may have been made under an older secret.
+   * each earlier one goes, record first. The sets are read and pruned under every secret of the
+   * ring: an earlier session may have been made under an older secret.
    */
   private async supersede(
-    familyBrand: string,
-    indexes: readonly string[],
+    made: Pick<SessionRecord, 'sub' | 'idpSid' | 'brand'> & { readonly family: string },
     handle: string,
   ): Promise<StoreWrite[]> {
+    const familyBrands = this.secrets.map((secret) =>
+      this.familyBrandKey(secret, made.family, made.brand),
+    );
+    const indexes = [
+      ...familyBrands,
+      ...this.subjectKeys(made.sub),
+      ...(made.idpSid ? this.idpSidKeys(made.idpSid) : []),
+    ];
     const earlier = new Set<string>();
-    for (const index of indexes.filter((key) => key.startsWith(FAMILY_BRAND_INDEX)))
-      for (const member of await this.store.members(index)) earlier.add(member);
+    for (const set of familyBrands)
+      for (const member of await this.store.members(set)) earlier.add(member);
     return [
-      addMember(familyBrand, handle),
+      addMember(this.familyBrandKey(this.newest, made.family, made.brand), handle),
       ...[...earlier]
         .filter((previous) => previous !== handle && HANDLE.test(previous))
         .flatMap((previous): StoreWrite[] => [
@@ -518,10 +514,10 @@ export class Sessions {
    * nearly every call, so the opened records answer without a store read.
    */
   async keyOf(id: string): Promise<string> {
-    const candidates = this.candidateKeys(id);
-    if (candidates.length === 1) return candidates[0] ?? '';
-    const opened = candidates.find((key) => this.opened.has(key));
-    return opened ?? (await this.find(id))?.key ?? candidates[0] ?? '';
+    const made = recordKey(this.hmac(this.newest, id));
+    if (this.secrets.length === 1) return made;
+    const opened = this.candidateKeys(id).find((key) => this.opened.has(key));
+    return opened ?? (await this.find(id))?.key ?? made;
   }
 
   /** A session's public name: the HMAC of its id under the secret of the ring that made it. */
@@ -541,7 +537,7 @@ export class Sessions {
   }
 
   private familyBrandKey(secret: KeyObject, family: string, brand: Brand): string {
-    return `${FAMILY_BRAND_INDEX}${this.hmac(secret, `family:${family}:${brand}`)}`;
+    return `sessions-of-family-brand:${this.hmac(secret, `family:${family}:${brand}`)}`;
   }
 
   private idpSidKey(secret: KeyObject, sid: string): string {

@@ -103,6 +103,14 @@ describe('SESSION_SECRET as a ring in parseConfig', () => {
     expect(problemsOf({ ...prod, SESSION_SECRET: ring })).toEqual(problems);
   });
 
+  it('in prod refuses a token key that is the old secret of the ring (its base64 bytes)', () => {
+    expect(
+      problemsOf({ ...prod, SESSION_SECRET: `${NEW},${OLD}`, TOKEN_ENCRYPTION_KEYS: `k1:${OLD}` }),
+    ).toEqual([
+      `TOKEN_ENCRYPTION_KEYS.k1: must not be the secret of SESSION_SECRET[2] too in prod: ${ONE}`,
+    ]);
+  });
+
   it('local and dev take a ring of any secrets, but not a malformed one', () => {
     expect(problemsOf({ APP_ENV: 'dev', SESSION_SECRET: 'a,b' })).toEqual([]);
     expect(problemsOf({ APP_ENV: 'dev', SESSION_SECRET: 'a,a' })).toEqual([

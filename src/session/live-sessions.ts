@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { AppLogger } from '../logging/app-logger';
 import { matchesBinding } from './browser-binding';
 import { SessionRecord, Sessions } from './sessions';
 import { SessionEnding } from './session-ending';
 import { TokenRefresher } from './token-refresher';
+import { AppLogger } from '../logging/app-logger';
 
 /**
  * A live session: one that exists, belongs to this browser (its binding cookie matches, issue 14
@@ -16,12 +16,10 @@ import { TokenRefresher } from './token-refresher';
 export class LiveSessions {
   constructor(
     private readonly sessions: Sessions,
+    private readonly logger: AppLogger,
     private readonly refresher: TokenRefresher,
     private readonly ending: SessionEnding,
-    private readonly logger: AppLogger,
-  ) {
-    this.logger.setContext(LiveSessions.name);
-  }
+  ) {}
 
   /** The session the browser's id names, bound to its binding, with usable tokens; else undefined. */
   async read(
@@ -67,7 +65,7 @@ export class LiveSessions {
       // gone, or it cannot be found or opened (docs/operating.md "Rotating secrets": a secret or
       // token key taken out of the ring, or one instance running a key another does not have yet).
       this.logger.info(
-        { event: 'session-unknown' },
+        { context: LiveSessions.name, event: 'session-unknown' },
         'the session cookie names no session: it ended, the store forgot it, or it was made ' +
           'under a SESSION_SECRET or sealed with a TOKEN_ENCRYPTION_KEYS key not in the ring; ' +
           'signed out',

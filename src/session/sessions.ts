@@ -362,8 +362,10 @@ export class Sessions {
     const familyBrands = this.secrets.map((secret) =>
       this.familyBrandKey(secret, made.family, made.brand),
     );
+    // The new session joins the newest secret's set; every secret's sets lose the earlier ones.
+    const familyBrand = this.familyBrandKey(this.newest, made.family, made.brand);
     const indexes = [
-      ...familyBrands,
+      ...familyBrands.slice(1),
       ...this.subjectKeys(made.sub),
       ...(made.idpSid ? this.idpSidKeys(made.idpSid) : []),
     ];
@@ -371,14 +373,14 @@ export class Sessions {
     for (const set of familyBrands)
       for (const member of await this.store.members(set)) earlier.add(member);
     return [
-      addMember(this.familyBrandKey(this.newest, made.family, made.brand), handle),
+      addMember(familyBrand, handle),
       ...[...earlier]
         .filter((previous) => previous !== handle && HANDLE.test(previous))
         .flatMap((previous): StoreWrite[] => [
           // Same family, so the same collector and IdP session: its index entries are known without
           // opening the record (deleteByHandle would decrypt it only to read them).
-          { op: 'delete', key: recordKey(previous) },
-          ...indexes.map((index): StoreWrite => ({
+          { op: 'delete', key: `session:${previous}` },
+          ...[...indexes, familyBrand].map((index): StoreWrite => ({
             op: 'removeMember',
             key: index,
             member: previous,

@@ -16,7 +16,7 @@ import {
 
 /** What the account procedures need: the sessions, the profiles they update, and how sessions end. */
 export interface AccountRouterDeps {
-  readonly sessions: Pick<Sessions, 'get' | 'handle' | 'listForSubject'>;
+  readonly sessions: Pick<Sessions, 'get' | 'handleOf' | 'listForSubject'>;
   readonly profiles: Pick<AccountProfiles, 'update'>;
   readonly ending: Pick<SessionEnding, 'endById' | 'endByHandle' | 'endAllOf'>;
 }
@@ -71,7 +71,7 @@ export function accountRouter(deps: AccountRouterDeps) {
       .query(async ({ ctx }) =>
         listSessions(
           await deps.sessions.listForSubject(ctx.session.sub),
-          deps.sessions.handle(ctx.sessionId),
+          await deps.sessions.handleOf(ctx.sessionId),
         ),
       ),
 
@@ -98,7 +98,7 @@ export function accountRouter(deps: AccountRouterDeps) {
         const ended = await deps.ending.endAllOf(
           ctx.session.sub,
           'everywhere',
-          deps.sessions.handle(ctx.sessionId),
+          await deps.sessions.handleOf(ctx.sessionId),
         );
         return { ended };
       }),

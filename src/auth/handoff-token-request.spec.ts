@@ -320,3 +320,32 @@ describe(readTokenRequest.name, () => {
     expect(TOKEN_REQUEST_MAX_BYTES).toBe(16 * 1024);
   });
 });
+
+/**
+ * A brand rotating its client secret (docs/okta.md "Rotating client secrets"): while BRAND_CLIENTS
+ * names its previous secret, the endpoint takes either, so the brand's back end moves in its own
+ * time; only that brand's, and nothing else.
+ */
+describe('readTokenRequest while a brand rotates its secret', () => {
+  const NEW = 'psamobile-new-secret-of-thirty-two-chars';
+  const ROTATING = {
+    ...CLIENTS,
+    psamobile: { clientId: ID, clientSecret: NEW, previousClientSecret: SECRET },
+  };
+  it.each([
+    ['the new secret', ID, NEW, 'psamobile'],
+    ['the previous secret', ID, SECRET, 'psamobile'],
+    ['neither', ID, 'a-third-secret-the-brand-never-had', undefined],
+    ['the previous secret under another brand’s id', CLIENTS.ccmobile.clientId, SECRET, undefined],
+  ])('%s', (_name, id, secret, brand) => {
+    const reading = readTokenRequest(form(`${GRANT}&code=abc`, basic(id, secret)), ROTATING);
+    if (brand) expect(reading).toEqual({ ok: true, brand, code: 'abc' });
+    else expect(reading).toMatchObject({ ok: false, error: { status: 401 } });
+  });
+
+  it('takes the previous secret no longer once it is gone from BRAND_CLIENTS', () => {
+    const rotated = { ...CLIENTS, psamobile: { clientId: ID, clientSecret: NEW } };
+    const reading = readTokenRequest(form(`${GRANT}&code=abc`, basic(ID, SECRET)), rotated);
+    expect(reading).toMatchObject({ ok: false, error: { status: 401, error: 'invalid_client' } });
+  });
+});

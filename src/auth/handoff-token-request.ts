@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ClientCredentials } from '../config/app-config';
+import type { BrandClient } from '../config/app-config';
 import type { BodyBytes } from '../http/read-body-bytes';
 import type { Brand } from '../shared/brand';
 import { TOKEN_PROBLEM_MESSAGES } from '../token/token-verifier';
@@ -42,7 +42,7 @@ export type TokenRequestReading =
   | { readonly ok: true; readonly brand: Brand; readonly code: string }
   | { readonly ok: false; readonly error: TokenError };
 
-type BrandClients = Partial<Record<Brand, ClientCredentials>>;
+type BrandClients = Partial<Record<Brand, BrandClient>>;
 
 /** The parameters this endpoint knows; every other one is ignored (RFC 6749 §3.2). */
 const PARAMETERS = ['grant_type', 'code', 'redirect_uri', 'client_id', 'client_secret'] as const;
@@ -240,14 +240,23 @@ function formDecode(text: string): string | undefined {
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 const equal = (a: string, b: string): boolean => timingSafeEqual(digest(a), digest(b));
 
-/** The brand whose client these credentials are; every client is compared, so timing says nothing. */
+/**
+ * The brand whose client these credentials are; every client is compared, so timing says nothing.
+ * A brand's previous secret is taken too while it is configured: its back end moves to the new one
+ * in its own time (docs/okta.md "Rotating client secrets").
+ */
 function brandOf(id: string, secret: string, clients: BrandClients): Brand | undefined {
   let found: Brand | undefined;
   for (const [brand, credentials] of Object.entries(clients)) {
     if (!credentials) continue;
     const idMatches = equal(credentials.clientId, id);
     const secretMatches = equal(credentials.clientSecret, secret);
-    if (idMatches && secretMatches && found === undefined) found = brand as Brand;
+    // Compared even when absent (against the current secret), so that timing says nothing either.
+    const previousMatches =
+      equal(credentials.previousClientSecret ?? credentials.clientSecret, secret) &&
+      credentials.previousClientSecret !== undefined;
+    if (idMatches && (secretMatches || previousMatches) && found === undefined)
+      found = brand as Brand;
   }
   return found;
 }

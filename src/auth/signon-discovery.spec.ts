@@ -124,7 +124,7 @@ describe(signonDiscovery.name, () => {
     const text = JSON.stringify(document);
     for (const secret of [
       prod.idp.clientSecret,
-      prod.sessionSecret,
+      ...prod.sessionSecrets,
       ...Object.values(prod.brandClients).map((c) => c?.clientSecret ?? ''),
     ]) {
       expect(secret.length).toBeGreaterThan(0);

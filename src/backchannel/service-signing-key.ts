@@ -23,30 +23,37 @@ interface LoadedKey {
 }
 
 /**
- * This service's own signing key: logout tokens to brands are signed with it (RS256) and its public
- * half is published at /.well-known/jwks.json. From SERVICE_SIGNING_KEY (qa/prod, shared by every
- * instance) or generated once under DATA_DIR (local/dev).
+ * This service's own signing keys: logout tokens to brands are signed with the first (RS256) and
+ * the public half of every one is published at /.well-known/jwks.json. From SERVICE_SIGNING_KEY
+ * (qa/prod, shared by every instance: one JWK or a ring of them, newest first) or generated once
+ * under DATA_DIR (local/dev). A key is published before it signs (docs/operating.md "Rotating
+ * secrets"): added second to the ring everywhere, it is in the JWKS brands fetch and cache; moved
+ * first once they have it, it signs; the key it replaces stays published until no logout token
+ * signed by it is still in flight.
  */
 @Injectable()
 export class ServiceSigningKey {
-  private loaded: Promise<LoadedKey> | undefined;
+  private loaded: Promise<readonly LoadedKey[]> | undefined;
   private readonly logger = new Logger(ServiceSigningKey.name);
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   async sign(payload: Record<string, unknown>, typ: string): Promise<string> {
-    const key = await this.key();
+    const [key] = await this.keys();
+    if (!key) throw new Error('no signing key');
     return new SignJWT(payload)
       .setProtectedHeader({ alg: 'RS256', typ, kid: key.kid })
       .sign(key.privateKey);
   }
 
   async jwks(): Promise<{ keys: JWK[] }> {
-    const key = await this.key();
-    return { keys: [{ ...key.publicJwk, kid: key.kid, alg: 'RS256', use: 'sig' }] };
+    const keys = await this.keys();
+    return {
+      keys: keys.map((key) => ({ ...key.publicJwk, kid: key.kid, alg: 'RS256', use: 'sig' })),
+    };
   }
 
-  private key(): Promise<LoadedKey> {
+  private keys(): Promise<readonly LoadedKey[]> {
     this.loaded ??= this.load().catch((error: unknown) => {
       this.loaded = undefined;
       throw error;
@@ -54,10 +61,13 @@ export class ServiceSigningKey {
     return this.loaded;
   }
 
-  private async load(): Promise<LoadedKey> {
-    const jwk = this.config.backchannel.signingKey
-      ? (JSON.parse(this.config.backchannel.signingKey) as JWK)
-      : await this.developerKey();
+  private async load(): Promise<readonly LoadedKey[]> {
+    const ring = this.config.backchannel.signingKeys;
+    const jwks = ring ? ring.map((text) => JSON.parse(text) as JWK) : [await this.developerKey()];
+    return Promise.all(jwks.map((jwk) => this.loadOne(jwk)));
+  }
+
+  private async loadOne(jwk: JWK): Promise<LoadedKey> {
     const privateKey = await importJWK({ ...jwk, alg: 'RS256' }, 'RS256');
     const publicJwk: JWK = { kty: jwk.kty, n: jwk.n, e: jwk.e };
     return { privateKey, publicJwk, kid: await calculateJwkThumbprint(publicJwk) };

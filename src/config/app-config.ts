@@ -83,6 +83,16 @@ export interface ClientCredentials {
   readonly privateKey?: ClientPrivateJwk;
 }
 
+/** A brand's own client at the IdP (BRAND_CLIENTS). */
+export interface BrandClient extends ClientCredentials {
+  /**
+   * The secret the brand's app had before `clientSecret`, while the brand's back end moves to the
+   * new one: the handoff token endpoint takes either, nothing else uses it (docs/okta.md "Rotating
+   * client secrets").
+   */
+  readonly previousClientSecret?: string;
+}
+
 export interface IdpConfig {
   readonly mode: IdpMode;
   /** The OpenID Connect issuer; Okta's `https://<org>/oauth2/default` in qa and prod. */
@@ -139,8 +149,12 @@ export interface AppConfig {
   readonly backchannel: {
     /** Each brand's endpoint for logout tokens. */
     readonly uris: Partial<Record<Brand, string>>;
-    /** A private RSA JWK (JSON) for signing them; generated under DATA_DIR when absent (local/dev). */
-    readonly signingKey?: string;
+    /**
+     * SERVICE_SIGNING_KEY: private RSA JWKs (each as JSON), newest first. The first signs the
+     * logout tokens, every one is published (docs/operating.md "Rotating secrets"). One is
+     * generated under DATA_DIR when absent (local/dev).
+     */
+    readonly signingKeys?: readonly string[];
     /** The first retry's delay; each further one waits four times longer. */
     readonly retryBaseMs: number;
   };
@@ -157,8 +171,12 @@ export interface AppConfig {
   readonly warnings: readonly ConfigProblem[];
   readonly dataDir: string;
   readonly sessionStore: SessionStoreConfig;
-  /** Key for HMAC of session ids at rest, so that a copy of the store yields no usable `si`. */
-  readonly sessionSecret: string;
+  /**
+   * SESSION_SECRET: keys for the HMAC of session ids at rest, so that a copy of the store yields no
+   * usable `si`. A ring, newest first: the first names new sessions, every one finds the sessions
+   * made under it (docs/operating.md "Rotating secrets").
+   */
+  readonly sessionSecrets: readonly string[];
   /**
    * TOKEN_ENCRYPTION_KEYS: the ring that seals tokens at rest (AES-256-GCM, issue 15 item 9); the
    * first key seals, all open.
@@ -172,7 +190,7 @@ export interface AppConfig {
    * Brands with their own client at the IdP, used by the brand code redirect (§4: response type code,
    * no PKCE, prompt none). In local and dev with the embedded IdP every web redirect brand has one.
    */
-  readonly brandClients: Partial<Record<Brand, ClientCredentials>>;
+  readonly brandClients: Partial<Record<Brand, BrandClient>>;
   /** docs/design.md "Brute force": requests per client address and window. */
   readonly rateLimit: {
     readonly credentialPosts: RateLimit;

@@ -14,6 +14,7 @@ import {
   lowVariety,
   sameSecret,
 } from './secret-strength';
+import { ringEntryName } from './secret-ring';
 
 /**
  * The rules of ENV_VARS' `qaProd` column as pure functions, one table for a variable left unset and
@@ -55,6 +56,12 @@ interface NamedSecret {
   readonly secret: string | Uint8Array;
 }
 
+/** The secrets of one brand's entry in BRAND_CLIENTS. */
+interface BrandSecrets {
+  readonly clientSecret: string;
+  readonly previousClientSecret?: string;
+}
+
 const textSecret =
   (name: string) =>
   (value: unknown): readonly NamedSecret[] =>
@@ -66,7 +73,13 @@ const textSecret =
  * purposes share one).
  */
 const SECRETS_OF: Readonly<Record<string, (value: unknown) => readonly NamedSecret[]>> = {
-  SESSION_SECRET: textSecret('SESSION_SECRET'),
+  // A ring (secret-ring.ts): every secret in it is judged, named by its place when there are
+  // several.
+  SESSION_SECRET: (value) =>
+    ((value ?? []) as readonly string[]).map((secret, index, ring) => ({
+      key: ringEntryName('SESSION_SECRET', index, ring.length),
+      secret,
+    })),
   TOKEN_ENCRYPTION_KEYS: (value) =>
     ((value ?? []) as readonly { id: string; key: Uint8Array }[]).map(({ id, key }) => ({
       key: `TOKEN_ENCRYPTION_KEYS.${id}`,
@@ -74,11 +87,13 @@ const SECRETS_OF: Readonly<Record<string, (value: unknown) => readonly NamedSecr
     })),
   IDP_CLIENT_SECRET: textSecret('IDP_CLIENT_SECRET'),
   BRAND_CLIENTS: (value) =>
-    Object.entries((value ?? {}) as Readonly<Record<string, { clientSecret: string }>>).map(
-      ([brand, { clientSecret }]) => ({
-        key: `BRAND_CLIENTS.${brand}.clientSecret`,
-        secret: clientSecret,
-      }),
+    Object.entries((value ?? {}) as Readonly<Record<string, BrandSecrets>>).flatMap(
+      ([brand, { clientSecret, previousClientSecret }]) => [
+        { key: `BRAND_CLIENTS.${brand}.clientSecret`, secret: clientSecret },
+        ...(previousClientSecret === undefined
+          ? []
+          : [{ key: `BRAND_CLIENTS.${brand}.previousClientSecret`, secret: previousClientSecret }]),
+      ],
     ),
 };
 
@@ -112,12 +127,15 @@ export const UNSET_RULES: Readonly<Record<UnsetRule, (unset: Unset) => string | 
 /** What a set variable may not be in qa and prod, by rule: every problem found. */
 export const GIVEN_RULES: Readonly<Record<GivenRule, (given: Given) => readonly ConfigProblem[]>> =
   {
-    secret: ({ env, name, text, published }) =>
-      text === published
-        ? [{ key: name, message: `must not be the public developer default in ${env}` }]
-        : text.length < MIN_SECRET_LENGTH
-          ? [{ key: name, message: `must be at least ${MIN_SECRET_LENGTH} characters in ${env}` }]
-          : [],
+    // Each secret of a ring (SESSION_SECRET) is judged; a ring the schema refused, by the schema.
+    secret: ({ env, name, value, published }) =>
+      secretsOf(name, value).flatMap(({ key, secret }) =>
+        secret === published
+          ? [{ key, message: `must not be the public developer default in ${env}` }]
+          : secret.length < MIN_SECRET_LENGTH
+            ? [{ key, message: `must be at least ${MIN_SECRET_LENGTH} characters in ${env}` }]
+            : [],
+      ),
     // Judged on the text, so that a ring the schema refused is still told about the published key.
     'no-developer-key': ({ env, name, text, published }) =>
       published !== undefined && text.includes(published.slice(published.indexOf(':') + 1))
@@ -126,13 +144,9 @@ export const GIVEN_RULES: Readonly<Record<GivenRule, (given: Given) => readonly 
     // The developer credentials are in this repository: outside local and dev they open every brand.
     'no-developer-brand-secret': ({ env, name, value }) => {
       const published = new Set(Object.values(developerBrandClients()).map((c) => c?.clientSecret));
-      const clients = (value ?? {}) as Readonly<Record<string, { clientSecret: string }>>;
-      return Object.entries(clients)
-        .filter(([, credentials]) => published.has(credentials.clientSecret))
-        .map(([brand]) => ({
-          key: `${name}.${brand}.clientSecret`,
-          message: `must not be a published developer secret in ${env}`,
-        }));
+      return secretsOf(name, value)
+        .filter(({ secret }) => typeof secret === 'string' && published.has(secret))
+        .map(({ key }) => ({ key, message: `must not be a published developer secret in ${env}` }));
     },
     // docs/brand-contract.md §1: a brand's `t` and `rt` are issued to its own client; one without a
     // client would have to be handed this service's tokens, and so its secret.

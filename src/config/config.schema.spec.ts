@@ -503,7 +503,7 @@ describe(`${parseConfig.name} through ENV_VARS`, () => {
     [
       'SERVICE_SIGNING_KEY not JSON',
       { SERVICE_SIGNING_KEY: '{' },
-      ['SERVICE_SIGNING_KEY: must be a JSON Web Key'],
+      ['SERVICE_SIGNING_KEY: must be a JSON Web Key, or a JSON array of them'],
     ],
     [
       'SERVICE_SIGNING_KEY not RSA',
@@ -525,7 +525,9 @@ describe(`${parseConfig.name} through ENV_VARS`, () => {
       pcgs: { clientId: 'pcgs', clientSecret: 'short' },
     });
     const written = ` ${JWK.replace(',', ', ')} `;
-    expect(parseConfig({ SERVICE_SIGNING_KEY: written }).backchannel.signingKey).toBe(written);
+    expect(parseConfig({ SERVICE_SIGNING_KEY: written }).backchannel.signingKeys).toEqual([
+      written,
+    ]);
   });
 
   it('the embedded token lifetime is held to the ceiling only with the embedded IdP', () => {
@@ -659,7 +661,8 @@ describe('weak and shared secrets in qa and prod (docs/security.md, weak secrets
     ['hex (openssl rand -hex 16)', { SESSION_SECRET: randomBytes(16).toString('hex') }],
     ['base64 (openssl rand -base64 32)', { SESSION_SECRET: randomBytes(32).toString('base64') }],
     ['an Okta client secret', { IDP_CLIENT_SECRET: randomBytes(30).toString('base64url') }],
-    ['a passphrase', { SESSION_SECRET: 'correct horse battery staple, mauve ledger' }],
+    // No comma: SESSION_SECRET is a comma-separated ring (secret-ring.spec.ts).
+    ['a passphrase', { SESSION_SECRET: 'correct horse battery staple; mauve ledger' }],
     ['a random token key', { TOKEN_ENCRYPTION_KEYS: keyOf(randomBytes(32)) }],
   ])('prod takes a random value: %s', (_name, change) => {
     expect(problemsOf({ ...prod, ...change })).toEqual([]);

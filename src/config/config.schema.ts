@@ -160,7 +160,7 @@ export function parseConfig(raw: RawEnv): AppConfig {
     if (redis) sessionStore = redis;
   }
 
-  const sessionSecret = read('SESSION_SECRET') ?? '';
+  const sessionSecrets = read('SESSION_SECRET') ?? [];
   const tokenKeys = read('TOKEN_ENCRYPTION_KEYS') ?? [];
   const sessionLifetime = {
     idleSeconds: get('SESSION_IDLE_TIMEOUT_SECONDS'),
@@ -181,10 +181,10 @@ export function parseConfig(raw: RawEnv): AppConfig {
   const overrides = read('BRAND_URLS') ?? {};
   const brandClients = read('BRAND_CLIENTS') ?? {};
   const backchannelUris = read('BACKCHANNEL_LOGOUT_URIS') ?? {};
-  const signingKey = read('SERVICE_SIGNING_KEY');
+  const signingKeys = read('SERVICE_SIGNING_KEY');
   const backchannel = {
     uris: backchannelUris,
-    ...(signingKey ? { signingKey } : {}),
+    ...(signingKeys ? { signingKeys } : {}),
     retryBaseMs: get('BACKCHANNEL_RETRY_MS'),
   };
 
@@ -256,7 +256,7 @@ export function parseConfig(raw: RawEnv): AppConfig {
     backchannel,
     dataDir,
     sessionStore,
-    sessionSecret,
+    sessionSecrets,
     tokenKeys,
     sessionLifetime,
     idp: {

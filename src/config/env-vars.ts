@@ -7,6 +7,7 @@ import { APP_ENVS, AppEnv, DEVELOPER_SERVICE_BASES, isDeveloperEnv } from '../sh
 import type { ClientCredentials, ClientPrivateJwk } from './app-config';
 import { CLIENT_AUTH_METHODS, LOG_FORMATS, SECRET_AUTH_METHODS } from './app-config';
 import { SESSION_STORE_KINDS } from './redis-store-config';
+import { readSecretRing } from './secret-ring';
 
 /**
  * Every environment variable the service reads, as one table (docs/design.md "Configuration"):
@@ -98,6 +99,14 @@ const tokenKeyRing = z.string().transform((value, ctx) => {
   return ring;
 });
 
+/** SESSION_SECRET: `NEW,OLD`, newest first; the first names new sessions, all find theirs. */
+const secretRing = z.string().transform((text, ctx) => {
+  const reading = readSecretRing(text);
+  if ('secrets' in reading) return reading.secrets;
+  ctx.addIssue({ code: 'custom', message: reading.problem });
+  return z.NEVER;
+});
+
 /** Schemes a mobile app may not claim: they would turn the redirect policy into an open door. */
 const RESERVED_SCHEMES = new Set([
   'http',
@@ -173,16 +182,13 @@ const rateLimit = z
   })
   .refine((r) => r.limit >= 1 && r.windowSeconds >= 1, 'limit and window must be at least 1');
 
-/** A private RSA key as a JWK (RS256 logout tokens): JSON with kty RSA and the private exponent. */
-const rsaPrivateJwk = jsonOf(
-  z.looseObject({
-    kty: z.literal('RSA', 'must be an RSA key'),
-    n: z.string().min(340, 'must be at least 2048 bits'),
-    e: z.string().min(1),
-    d: z.string().min(1, 'must be a private key'),
-  }),
-  'must be a JSON Web Key',
-);
+/** A private RSA key as a JWK (RS256 logout tokens): kty RSA and the private exponent. */
+const rsaPrivateJwk = z.looseObject({
+  kty: z.literal('RSA', 'must be an RSA key'),
+  n: z.string().min(340, 'must be at least 2048 bits'),
+  e: z.string().min(1),
+  d: z.string().min(1, 'must be a private key'),
+});
 
 /** The JWS algorithms Okta takes for client assertions, by key type (docs/okta.md). */
 const ASSERTION_ALGS = { RSA: ['RS256', 'RS384', 'RS512'], EC: ['ES256', 'ES384', 'ES512'] };
@@ -242,22 +248,75 @@ const checkedText = (schema: z.ZodType) =>
       ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
   });
 
+/** The most keys SERVICE_SIGNING_KEY may hold: the one signing, the next, the one just retired. */
+export const MAX_SIGNING_KEYS = 3;
+
+/**
+ * SERVICE_SIGNING_KEY: one private RSA JWK, or a JSON array of them, the first signing and every
+ * one published (docs/operating.md "Rotating secrets"). A JWK is JSON full of commas, so the ring
+ * is a JSON array rather than a list. Each key is kept as its JSON text (a lone JWK exactly as
+ * written).
+ */
+const signingKeyRing = z.string().transform((text, ctx) => {
+  let json: unknown;
+  try {
+    json = JSON.parse(text) as unknown;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a JSON Web Key, or a JSON array of them' });
+    return z.NEVER;
+  }
+  const lone = !Array.isArray(json);
+  const parsed = (
+    lone
+      ? rsaPrivateJwk
+      : z
+          .array(rsaPrivateJwk)
+          .min(1, 'must hold at least one key')
+          .max(MAX_SIGNING_KEYS, `must hold at most ${MAX_SIGNING_KEYS} keys`)
+  ).safeParse(json);
+  // An array's problems name the key by its place, 0 being the first (`1.d: must be a private
+  // key`).
+  for (const issue of parsed.error?.issues ?? [])
+    ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  if (!parsed.success) return z.NEVER;
+  const keys = lone ? [text] : (json as unknown[]).map((key) => JSON.stringify(key));
+  const moduli = keys.map((key) => (JSON.parse(key) as { n: string }).n);
+  for (const [index, n] of moduli.entries()) {
+    const first = moduli.indexOf(n);
+    if (first < index) {
+      ctx.addIssue({ code: 'custom', message: `key ${index} repeats key ${first}: one of each` });
+      return z.NEVER;
+    }
+  }
+  return keys;
+});
+
 /** A brand's own client at the IdP; in qa and prod its secret is as long as a secret must be. */
-const brandClient = (env: AppEnv) =>
-  z.strictObject({
-    clientId: z.string().min(1).max(200),
-    clientSecret: z
-      .string()
-      .min(
-        isDeveloperEnv(env) ? 1 : MIN_SECRET_LENGTH,
-        `must be at least ${MIN_SECRET_LENGTH} characters`,
-      ),
-    // How the brand's app authenticates at the IdP, as registered there (docs/okta.md "Client
-    // authentication"); a secret method only, since the brand refreshes its `rt` with that secret.
-    authMethod: z
-      .enum(SECRET_AUTH_METHODS, 'must be client_secret_basic or client_secret_post')
-      .optional(),
-  });
+const brandClient = (env: AppEnv) => {
+  const secret = z
+    .string()
+    .min(
+      isDeveloperEnv(env) ? 1 : MIN_SECRET_LENGTH,
+      `must be at least ${MIN_SECRET_LENGTH} characters`,
+    );
+  return z
+    .strictObject({
+      clientId: z.string().min(1).max(200),
+      clientSecret: secret,
+      // The brand's secret before this one, while its back end moves (docs/okta.md "Rotating client
+      // secrets").
+      previousClientSecret: secret.optional(),
+      // How the brand's app authenticates at the IdP, as registered there (docs/okta.md "Client
+      // authentication"); a secret method only, since the brand refreshes its `rt` with that secret.
+      authMethod: z
+        .enum(SECRET_AUTH_METHODS, 'must be client_secret_basic or client_secret_post')
+        .optional(),
+    })
+    .refine((client) => client.previousClientSecret !== client.clientSecret, {
+      path: ['previousClientSecret'],
+      message: 'must differ from clientSecret',
+    });
+};
 
 /** A brand's back-channel logout endpoint; https outside local and dev (the `https` rule). */
 const logoutUri = (env: AppEnv) =>
@@ -460,7 +519,7 @@ export const ENV_VARS = {
     readme: README,
   },
   SESSION_SECRET: {
-    schema: z.string(),
+    schema: secretRing,
     defaults: developer(DEVELOPER_SECRETS.SESSION_SECRET),
     qaProd: ['required', 'secret', 'varied'],
     readme: README,
@@ -591,7 +650,7 @@ export const ENV_VARS = {
   // The key logout tokens are signed with: every instance must share it, so qa and prod set it when
   // any brand receives logout tokens; local and dev generate one and keep it under DATA_DIR.
   SERVICE_SIGNING_KEY: {
-    schema: checkedText(rsaPrivateJwk),
+    schema: signingKeyRing,
     defaults: {},
     qaProd: ['with-backchannel'],
     readme: README,

@@ -4,6 +4,7 @@ import { matchesBinding } from './browser-binding';
 import { SessionRecord, Sessions } from './sessions';
 import { SessionEnding } from './session-ending';
 import { TokenRefresher } from './token-refresher';
+import { AppLogger } from '../logging/app-logger';
 
 /**
  * A live session: one that exists, belongs to this browser (its binding cookie matches, issue 14
@@ -16,6 +17,7 @@ import { TokenRefresher } from './token-refresher';
 export class LiveSessions {
   constructor(
     private readonly sessions: Sessions,
+    private readonly logger: AppLogger,
     private readonly refresher: TokenRefresher,
     private readonly ending: SessionEnding,
     metrics: AppMetrics,
@@ -64,7 +66,19 @@ export class LiveSessions {
   ): Promise<SessionRecord | undefined> {
     if (!sessionId) return undefined;
     const record = await this.sessions.get(sessionId);
-    if (!record || !matchesBinding(record.bindingHash, binding)) return undefined;
+    if (!record) {
+      // The browser is signed out. Which of these it was, nothing kept can tell: the record is
+      // gone, or it cannot be found or opened (docs/operating.md "Rotating secrets": a secret or
+      // token key taken out of the ring, or one instance running a key another does not have yet).
+      this.logger.info(
+        { context: LiveSessions.name, event: 'session-unknown' },
+        'the session cookie names no session: it ended, the store forgot it, or it was made ' +
+          'under a SESSION_SECRET or sealed with a TOKEN_ENCRYPTION_KEYS key not in the ring; ' +
+          'signed out',
+      );
+      return undefined;
+    }
+    if (!matchesBinding(record.bindingHash, binding)) return undefined;
     if (this.sessions.hasLapsed(record)) {
       // Over: ended as any sign-out is, so its refresh token is revoked too (issue 15 item 9).
       await this.ending.endById(sessionId, 'lapsed');

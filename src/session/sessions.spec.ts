@@ -133,7 +133,7 @@ describe('Sessions: opened records kept by their stored text', () => {
   it('a record altered in the store is no session, though it was opened before', async () => {
     const id = await sessions.create(record);
     expect(await sessions.get(id)).toBeDefined();
-    const key = sessions.key(id);
+    const key = await sessions.keyOf(id);
     const raw = (await store.get(key))!;
     const stored = JSON.parse(raw) as { tokens: string };
     // The attacker swaps the sealed tokens' last characters (the GCM tag) and keeps everything else.

@@ -180,15 +180,31 @@ export function sessionTtlSeconds(tokens: TokenSet, now = Date.now()): number {
   return Math.min(SESSION_TTL_SECONDS, Math.max(1, left));
 }
 
+/** The store key of a session named by its handle. */
+const recordKey = (handle: string): string => `session:${handle}`;
+
 /**
  * Server-side sessions on the session store (§4 step 5, docs/design.md flow 2). The id the browser holds
  * (`si`, the sessionId cookie) is never stored: records are keyed by its HMAC under SESSION_SECRET,
  * so a copy of the store yields no usable session id.
+ *
+ * SESSION_SECRET is a ring, newest first (docs/operating.md "Rotating secrets"). A record stays
+ * under the key it was made with for its whole life, and the secret that made it finds it: the
+ * first secret names new sessions and their index entries, every secret is tried in turn to find a
+ * session, and every secret's index sets are read and pruned. So no rotation signs anyone out, and
+ * instances with different rings that share the secrets agree on where each session is (a rolling
+ * update). Moving records to the newest secret instead would have instances with the ring in either
+ * order move them back and forth, a session missing from the store in between. What it costs: a
+ * session made under an older secret pays one store read per newer secret at each lookup, and a
+ * secret can leave the ring only once no session made under it is wanted any more.
  */
 @Injectable()
 export class Sessions {
-  /** Imported once: a string key would be turned into a key object on every request's HMAC. */
-  private readonly secret: KeyObject;
+  /**
+   * The ring, newest first; imported once: a string key would be turned into a key object on every
+   * request's HMAC.
+   */
+  private readonly secrets: readonly KeyObject[];
   private readonly idleMs: number;
   private readonly absoluteMs: number;
   private readonly touchIntervalMs: number;
@@ -204,7 +220,9 @@ export class Sessions {
     /** Seals the tokens of every record written (issue 15 item 9); none is stored in clear. */
     private readonly vault: TokenVault,
   ) {
-    this.secret = createSecretKey(Buffer.from(config.sessionSecret, 'utf8'));
+    this.secrets = config.sessionSecrets.map((secret) =>
+      createSecretKey(Buffer.from(secret, 'utf8')),
+    );
     this.idleMs = config.sessionLifetime.idleSeconds * 1000;
     this.absoluteMs = config.sessionLifetime.absoluteSeconds * 1000;
     this.touchIntervalMs = Math.min(TOUCH_INTERVAL_MS, this.idleMs / 4);
@@ -339,10 +357,11 @@ export class Sessions {
     options: CreateOptions = {},
   ): Promise<string> {
     const id = pooledRandomBytes(32).toString('base64url');
-    const handle = this.handle(id);
+    const handle = this.hmac(this.newest, id);
+    // Named by the newest secret (older secrets' index sets may hold the sign-in's other sessions).
     const indexes = [
-      this.subjectKey(record.sub),
-      ...(record.idpSid ? [this.idpSidKey(record.idpSid)] : []),
+      this.subjectKey(this.newest, record.sub),
+      ...(record.idpSid ? [this.idpSidKey(this.newest, record.idpSid)] : []),
     ];
     const stored: SessionRecord = {
       ...record,
@@ -351,10 +370,10 @@ export class Sessions {
       createdAt: now,
       lastUsedAt: now,
     };
-    const key = this.key(id);
+    const key = recordKey(handle);
     const superseding =
       options.supersede && record.family
-        ? await this.supersede(this.familyBrandKey(record.family, record.brand), indexes, handle)
+        ? await this.supersede({ ...record, family: record.family }, handle)
         : [];
     await this.store.writeAll([
       ...indexes.map((index) => addMember(index, handle)),
@@ -381,17 +400,29 @@ export class Sessions {
    * (not ended: they share the family's tokens, which stay valid). A sign-in thus holds at most one
    * session per brand plus the browser's own. Racing hops leave each other in the set, and the next
    * hop drops them; none is kept past it. Returns the writes: the new session joins the set, then
-   * each earlier one goes, record first.
+   * each earlier one goes, record first. The sets are read and pruned under every secret of the
+   * ring: an earlier session may have been made under an older secret.
    */
   private async supersede(
-    familyBrand: string,
-    indexes: readonly string[],
+    made: Pick<SessionRecord, 'sub' | 'idpSid' | 'brand'> & { readonly family: string },
     handle: string,
   ): Promise<StoreWrite[]> {
-    const earlier = await this.store.members(familyBrand);
+    const familyBrands = this.secrets.map((secret) =>
+      this.familyBrandKey(secret, made.family, made.brand),
+    );
+    // The new session joins the newest secret's set; every secret's sets lose the earlier ones.
+    const familyBrand = this.familyBrandKey(this.newest, made.family, made.brand);
+    const indexes = [
+      ...familyBrands.slice(1),
+      ...this.subjectKeys(made.sub),
+      ...(made.idpSid ? this.idpSidKeys(made.idpSid) : []),
+    ];
+    const earlier = new Set<string>();
+    for (const set of familyBrands)
+      for (const member of await this.store.members(set)) earlier.add(member);
     return [
       addMember(familyBrand, handle),
-      ...earlier
+      ...[...earlier]
         .filter((previous) => previous !== handle && HANDLE.test(previous))
         .flatMap((previous): StoreWrite[] => [
           // Same family, so the same collector and IdP session: its index entries are known without
@@ -409,12 +440,24 @@ export class Sessions {
 
   async get(id: unknown): Promise<SessionRecord | undefined> {
     if (!Sessions.isWellFormedId(id)) return undefined;
-    const key = this.key(id);
-    const raw = await this.store.get(key);
-    if (raw) return this.parse(key, raw);
-    // Ended or forgotten (perhaps by another instance): its opened tokens are not kept either.
-    this.opened.delete(key);
+    const found = await this.find(id);
+    return found ? this.parse(found.key, found.raw) : undefined;
+  }
+
+  /** Where the session is stored (its key under the newest secret of the ring that has it). */
+  private async find(id: string): Promise<{ key: string; raw: string } | undefined> {
+    for (const key of this.candidateKeys(id)) {
+      const raw = await this.store.get(key);
+      if (raw) return { key, raw };
+      // Ended or forgotten (perhaps by another instance): its opened tokens are not kept either.
+      this.opened.delete(key);
+    }
     return undefined;
+  }
+
+  /** The keys a session id may be stored under: one per secret of the ring, newest first. */
+  private candidateKeys(id: string): string[] {
+    return this.secrets.map((secret) => recordKey(this.hmac(secret, id)));
   }
 
   /**
@@ -424,7 +467,7 @@ export class Sessions {
   async touch(id: string, record: SessionRecord, now = Date.now()): Promise<SessionRecord> {
     if (now - record.lastUsedAt < this.touchIntervalMs) return record;
     const touched = frozen({ ...record, lastUsedAt: now });
-    const key = this.key(id);
+    const key = await this.keyOf(id);
     const raw = this.serialize(key, touched);
     // Never brings back a session that was ended meanwhile.
     if (await this.store.replace(key, raw, this.ttlSeconds(touched, now))) {
@@ -449,7 +492,7 @@ export class Sessions {
       lastUsedAt: now,
       ...(userinfoClaims ? { userinfoClaims } : {}),
     });
-    const key = this.key(id);
+    const key = await this.keyOf(id);
     const raw = this.serialize(key, updated);
     // A session ended while its tokens were being refreshed stays ended.
     if (!(await this.store.replace(key, raw, this.ttlSeconds(updated, now)))) return undefined;
@@ -469,20 +512,23 @@ export class Sessions {
   /** Ends a session; returns its record when there was one. */
   async delete(id: unknown): Promise<SessionRecord | undefined> {
     if (!Sessions.isWellFormedId(id)) return undefined;
-    return this.deleteByHandle(this.handle(id));
+    return this.deleteByHandle(await this.handleOf(id));
   }
 
   /** Ends a session named by its handle; returns its record when there was one. */
   async deleteByHandle(handle: string): Promise<SessionRecord | undefined> {
     if (!HANDLE.test(handle)) return undefined;
-    const key = `session:${handle}`;
+    const key = recordKey(handle);
     const raw = await this.store.take(key);
     const record = raw ? this.parse(key, raw) : undefined;
     this.opened.delete(key);
     if (raw) await this.store.removeExpiringMember(LIVE_SESSIONS_KEY, handle);
     if (!record) return undefined;
-    await this.store.removeMember(this.subjectKey(record.sub), handle);
-    if (record.idpSid) await this.store.removeMember(this.idpSidKey(record.idpSid), handle);
+    // It is in the index sets of the secret that named it; which one that was is not kept.
+    for (const index of this.subjectKeys(record.sub)) await this.store.removeMember(index, handle);
+    if (record.idpSid)
+      for (const index of this.idpSidKeys(record.idpSid))
+        await this.store.removeMember(index, handle);
     return record;
   }
 
@@ -493,50 +539,80 @@ export class Sessions {
 
   /** The live sessions of one collector (an index entry without its record is pruned). */
   async listForSubject(sub: string): Promise<ListedSession[]> {
-    return this.listIndex(this.subjectKey(sub));
+    return this.listIndexes(this.subjectKeys(sub));
   }
 
   /** The live sessions started in one IdP session (back-channel logout by `sid`). */
   async listForIdpSid(sid: string): Promise<ListedSession[]> {
-    return this.listIndex(this.idpSidKey(sid));
+    return this.listIndexes(this.idpSidKeys(sid));
   }
 
-  private async listIndex(indexKey: string): Promise<ListedSession[]> {
+  /** The sessions of one index, whose set under each secret of the ring is read. */
+  private async listIndexes(indexKeys: readonly string[]): Promise<ListedSession[]> {
     const listed: ListedSession[] = [];
+    const seen = new Set<string>();
     const now = Date.now();
-    for (const handle of await this.store.members(indexKey)) {
-      const key = `session:${handle}`;
-      const raw = HANDLE.test(handle) ? await this.store.get(key) : undefined;
-      const record = raw ? this.parse(key, raw) : undefined;
-      if (!record) await this.store.removeMember(indexKey, handle);
-      else if (!this.hasLapsed(record, now)) listed.push({ handle, record });
+    for (const indexKey of indexKeys) {
+      for (const handle of await this.store.members(indexKey)) {
+        if (seen.has(handle)) continue;
+        seen.add(handle);
+        const key = recordKey(handle);
+        const raw = HANDLE.test(handle) ? await this.store.get(key) : undefined;
+        const record = raw ? this.parse(key, raw) : undefined;
+        if (!record) await this.store.removeMember(indexKey, handle);
+        else if (!this.hasLapsed(record, now)) listed.push({ handle, record });
+      }
     }
     return listed;
   }
 
-  /** The store key for a session id; also used to name its refresh lock. */
-  key(id: string): string {
-    return `session:${this.handle(id)}`;
+  /**
+   * The store key of a session id: where it is stored (under the secret of the ring that made it),
+   * else where it would be made. Also names its refresh lock, which every instance must agree on
+   * whatever the order of its ring (token-refresher.ts). The record was read moments before in
+   * nearly every call, so the opened records answer without a store read.
+   */
+  async keyOf(id: string): Promise<string> {
+    const made = recordKey(this.hmac(this.newest, id));
+    if (this.secrets.length === 1) return made;
+    const opened = this.candidateKeys(id).find((key) => this.opened.has(key));
+    return opened ?? (await this.find(id))?.key ?? made;
   }
 
-  /** A session's public name: the HMAC of its id under SESSION_SECRET. */
-  handle(id: string): string {
-    return this.hmac(id);
+  /** A session's public name: the HMAC of its id under the secret of the ring that made it. */
+  async handleOf(id: string): Promise<string> {
+    return (await this.keyOf(id)).slice(recordKey('').length);
   }
 
-  private subjectKey(sub: string): string {
-    return `sessions-of:${this.hmac(`sub:${sub}`)}`;
+  /** The secret that names new sessions and index entries. */
+  private get newest(): KeyObject {
+    const [newest] = this.secrets;
+    if (!newest) throw new Error('SESSION_SECRET holds no secret');
+    return newest;
   }
 
-  private familyBrandKey(family: string, brand: Brand): string {
-    return `sessions-of-family-brand:${this.hmac(`family:${family}:${brand}`)}`;
+  private subjectKey(secret: KeyObject, sub: string): string {
+    return `sessions-of:${this.hmac(secret, `sub:${sub}`)}`;
   }
 
-  private idpSidKey(sid: string): string {
-    return `sessions-of-idp-sid:${this.hmac(`sid:${sid}`)}`;
+  private familyBrandKey(secret: KeyObject, family: string, brand: Brand): string {
+    return `sessions-of-family-brand:${this.hmac(secret, `family:${family}:${brand}`)}`;
   }
 
-  private hmac(value: string): string {
-    return createHmac('sha256', this.secret).update(value).digest('base64url');
+  private idpSidKey(secret: KeyObject, sid: string): string {
+    return `sessions-of-idp-sid:${this.hmac(secret, `sid:${sid}`)}`;
+  }
+
+  /** An index's key under each secret of the ring, newest first. */
+  private subjectKeys(sub: string): string[] {
+    return this.secrets.map((secret) => this.subjectKey(secret, sub));
+  }
+
+  private idpSidKeys(sid: string): string[] {
+    return this.secrets.map((secret) => this.idpSidKey(secret, sid));
+  }
+
+  private hmac(secret: KeyObject, value: string): string {
+    return createHmac('sha256', secret).update(value).digest('base64url');
   }
 }

@@ -68,7 +68,7 @@ export class TokenRefresher {
     record: SessionRecord,
     mayWaitAgain = true,
   ): Promise<SessionRecord | undefined> {
-    const lockKey = `refresh-lock:${this.sessions.key(sessionId)}`;
+    const lockKey = `refresh-lock:${await this.sessions.keyOf(sessionId)}`;
     // The lock holds a value of this attempt's own, so only this attempt releases it: one that ran
     // past LOCK_TTL_SECONDS must not delete the lock another instance has taken since (issue 15
     // item 10, compare-and-delete).

@@ -40,7 +40,7 @@ export class SessionsController {
     const locale = localeOfRequest(req);
     const rows: SessionRow[] = listSessions(
       await this.sessions.listForSubject(admission.record.sub),
-      this.sessions.handle(admission.sessionId),
+      await this.sessions.handleOf(admission.sessionId),
     ).map((s) => ({
       ...s,
       brandName: BRAND_DEFINITIONS[s.brand].companyName,

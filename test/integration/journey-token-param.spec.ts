@@ -415,7 +415,7 @@ describe('with short-lived access tokens (IDP_ACCESS_TOKEN_TTL_SECONDS)', () => 
       // The store forgets the session when the token expires, not in a year (§9 is for sessions a
       // refresh token can keep alive).
       const sessions = t.app.get(Sessions);
-      const row = sqliteStoreRow(t, sessions.key(sessionId));
+      const row = sqliteStoreRow(t, await sessions.keyOf(sessionId));
       expect(row?.expiresAt).toBeGreaterThan(Date.now());
       expect(Math.abs((row?.expiresAt ?? 0) - exp * 1000)).toBeLessThanOrEqual(1500);
 

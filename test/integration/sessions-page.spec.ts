@@ -68,7 +68,7 @@ describe('session management (issue 7 item 3)', () => {
   it('sign out this session: ends another session of the same collector, not the current one', async () => {
     const mac = await device(CHROME_MAC);
     const phone = await device(SAFARI_IPHONE);
-    const handle = t.app.get(Sessions).handle(mac.sessionId);
+    const handle = await t.app.get(Sessions).handleOf(mac.sessionId);
     const res = await mutate(phone, 'account.endSession', { handle });
     expect(res.status).toBe(200);
     expect(await live(mac)).toBe(false);
@@ -79,7 +79,7 @@ describe('session management (issue 7 item 3)', () => {
     const mine = await device(CHROME_MAC);
     const theirs = await device(CHROME_MAC, 'japan@example.com');
     const res = await mutate(mine, 'account.endSession', {
-      handle: t.app.get(Sessions).handle(theirs.sessionId),
+      handle: await t.app.get(Sessions).handleOf(theirs.sessionId),
     });
     expect(res.status).toBe(404);
     expect(JSON.stringify(res.body)).toContain('handle');

@@ -7,6 +7,7 @@ import { ConfigError } from './config/config.schema';
 import { loadConfig } from './config/load-config';
 import { GracefulShutdown } from './lifecycle/graceful-shutdown';
 import { HttpDrain } from './lifecycle/http-drain';
+import { applyHttpTimeouts } from './lifecycle/http-timeouts';
 import { installProcessGuards } from './lifecycle/process-guards';
 import { NestLogger } from './logging/app-logger';
 import { ShutdownState } from './lifecycle/shutdown-state';
@@ -41,6 +42,7 @@ async function bootstrap(): Promise<void> {
   installProcessGuards(logger, exit);
   // Tracks in-flight responses from the first request, so a shutdown can close their connections.
   const drain = new HttpDrain(app.getHttpServer());
+  applyHttpTimeouts(app.getHttpServer(), config.http);
   await app.listen(config.http.port, config.http.host);
   logger.log(`listening on ${config.http.publicUrl} (${config.env}, IdP ${config.idp.mode})`);
   if (config.idp.mode === 'embedded') void inviteOnceReady(app, logger, config.http.publicUrl);

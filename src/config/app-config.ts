@@ -92,6 +92,13 @@ export interface AppConfig {
     readonly trustProxy: number;
     /** The most calls one API batch may carry (API_MAX_BATCH, issue 32 item 4). */
     readonly apiMaxBatch: number;
+    /**
+     * How long an idle keep-alive connection stays open (HTTP_KEEP_ALIVE_TIMEOUT_SECONDS): longer
+     * than the load balancer's idle timeout (docs/operating.md "Keep-alive and load balancers").
+     */
+    readonly keepAliveTimeoutSeconds: number;
+    /** How long a request's headers may take to arrive (HTTP_HEADERS_TIMEOUT_SECONDS). */
+    readonly headersTimeoutSeconds: number;
   };
   readonly services: ServiceBases;
   /** Issue 7: back-channel logout to brands (OpenID Connect Back-Channel Logout 1.0). */

@@ -1,4 +1,4 @@
-import { StartupTasks } from './startup-tasks';
+import { RETRY_WAIT_MS, StartupTasks } from './startup-tasks';
 
 describe(StartupTasks.name, () => {
   it('is not ready while a task runs, ready once all have finished', async () => {
@@ -56,6 +56,26 @@ describe(`${StartupTasks.name} with a retry`, () => {
     expect(attempts).toBe(1);
     finish();
     await expect(Promise.all([first, second])).resolves.toEqual([undefined, undefined]);
+  });
+
+  it(`answers with the last failure when a retry takes longer than ${RETRY_WAIT_MS} ms`, async () => {
+    jest.useFakeTimers();
+    try {
+      const tasks = new StartupTasks();
+      tasks.run(
+        'idp',
+        Promise.reject(new Error('store not connected')),
+        () => new Promise(() => {}),
+      );
+      await tasks.settled();
+      const answered = expect(tasks.check()).rejects.toThrow(
+        'start-up failed: idp: store not connected',
+      );
+      await jest.advanceTimersByTimeAsync(RETRY_WAIT_MS);
+      await answered;
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('never retries a task that has no retry', async () => {

@@ -1,6 +1,12 @@
 import { Injectable } from '@nestjs/common';
 
 /**
+ * How long a readiness check waits for a retry before it answers with the last failure: within the
+ * check's own limit (CHECK_TIMEOUT_MS, 2 s), so that readiness says why rather than "no answer".
+ */
+export const RETRY_WAIT_MS = 1_000;
+
+/**
  * Work that may finish after the listener is up (issue 18 item 4, cold start): the process answers
  * /healthz at once, and /readyz says 503 (check `startup`) until every task here has finished, so a
  * load balancer sends nothing before the instance can serve it. A task that fails keeps readiness
@@ -40,10 +46,19 @@ export class StartupTasks {
 
   /**
    * For readiness: throws while a task runs or after one failed. A failed task that can be retried is
-   * tried again first, so the probe that finds its dependency back already answers ready.
+   * tried again first (waited for up to RETRY_WAIT_MS), so the probe that finds its dependency back
+   * already answers ready.
    */
   async check(): Promise<void> {
-    await Promise.all([...this.failed.keys()].map((name) => this.retry(name)));
+    const retries = [...this.failed.keys()].map((name) => this.retry(name));
+    if (retries.length > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(retries),
+        new Promise((resolve) => (timer = setTimeout(resolve, RETRY_WAIT_MS))),
+      ]);
+      clearTimeout(timer);
+    }
     if (this.failed.size > 0)
       throw new Error(
         `start-up failed: ${[...this.failed].map(([n, e]) => `${n}: ${e}`).join('; ')}`,

@@ -119,7 +119,12 @@ describe('a drain without resets', () => {
       signalled = true;
       app.child.kill('SIGTERM');
       await Promise.all(loops);
-      expect(await app.exit).toEqual({ code: 0, signal: null });
+      // On any other exit, what the process wrote says why.
+      const exit = await app.exit;
+      expect({ exit, output: exit.code === 0 ? '' : app.output() }).toEqual({
+        exit: { code: 0, signal: null },
+        output: '',
+      });
 
       const failures = outcomes.filter((o) => o.error !== undefined);
       // No request failed while the listener was open: not one reset.

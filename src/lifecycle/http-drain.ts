@@ -19,8 +19,9 @@ interface Connection {
  * Empties the HTTP server's keep-alive connections during shutdown without resetting any of them
  * (docs/operating.md "Keep-alive and load balancers"). A keep-alive connection closed by the server
  * while idle races the client's next request on it: the request meets a closed socket and the
- * client sees a reset (RFC 9112 §9.6 leaves that race to clients to retry, which Node's agent and
- * many load balancers do not do). So, once draining:
+ * client sees a reset. RFC 9112 §9.3.1 lets a client retry an idempotent request on a new
+ * connection then, but Node's agent does not, and a load balancer may answer 502 instead. So, once
+ * draining:
  * - every response, in flight or new, carries `Connection: close` (RFC 9112 §9.6), and the server
  *   ends its connection right after it, when the client expects that and sends nothing more;
  * - an idle keep-alive connection is left open while the listener is (the load balancer may still
@@ -36,7 +37,7 @@ export class HttpDrain {
   private readonly inFlight = new Set<ServerResponse>();
   private readonly connections = new Map<Socket, Connection>();
 
-  constructor(private readonly server: Server) {
+  constructor(server: Server) {
     server.prependListener('connection', (socket: Socket) => this.opened(socket));
     // Before Express's own listener, so that it sees every request first.
     server.prependListener('request', (req: IncomingMessage, res: ServerResponse) =>
@@ -53,7 +54,7 @@ export class HttpDrain {
     return this.inFlight.size;
   }
 
-  /** Open connections (for tests and the shutdown's log line). */
+  /** Open connections (for tests). */
   get connectionCount(): number {
     return this.connections.size;
   }

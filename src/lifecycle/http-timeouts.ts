@@ -1,16 +1,16 @@
 import type { Server } from 'node:http';
-import type { AppConfig } from '../config/app-config';
 
-export type HttpTimeouts = Pick<
-  AppConfig['http'],
-  'keepAliveTimeoutSeconds' | 'headersTimeoutSeconds'
->;
+/** AppConfig.http's two timeouts (HTTP_KEEP_ALIVE_TIMEOUT_SECONDS, HTTP_HEADERS_TIMEOUT_SECONDS). */
+export interface HttpTimeouts {
+  readonly keepAliveTimeoutSeconds: number;
+  readonly headersTimeoutSeconds: number;
+}
 
 /**
  * The public server's keep-alive and header timeouts (docs/operating.md "Keep-alive and load
- * balancers"). Node's 5 s keep-alive default is shorter than every common load balancer's idle
- * timeout, so the service would close pooled connections the balancer still sends on: each such
- * request meets a reset and the balancer answers 502.
+ * balancers"). Node's 5 s keep-alive default is shorter than common load balancers' idle timeouts
+ * (AWS ALB 60 s, GCP 600 s), so the service would close pooled connections the balancer still
+ * sends on: a request sent on one just as it closes meets a reset, and the balancer answers 502.
  */
 export function applyHttpTimeouts(server: Server, timeouts: HttpTimeouts): void {
   server.keepAliveTimeout = timeouts.keepAliveTimeoutSeconds * 1000;

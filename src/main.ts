@@ -7,6 +7,7 @@ import { ConfigError } from './config/config.schema';
 import { loadConfig } from './config/load-config';
 import { GracefulShutdown } from './lifecycle/graceful-shutdown';
 import { HttpDrain } from './lifecycle/http-drain';
+import { applyHttpTimeouts } from './lifecycle/http-timeouts';
 import { installProcessGuards } from './lifecycle/process-guards';
 import { NestLogger } from './logging/app-logger';
 import { ManagementServer } from './management/management-server';
@@ -42,6 +43,7 @@ async function bootstrap(): Promise<void> {
   installProcessGuards(logger, exit);
   // Tracks in-flight responses from the first request, so a shutdown can close their connections.
   const drain = new HttpDrain(app.getHttpServer());
+  applyHttpTimeouts(app.getHttpServer(), config.http);
   await app.listen(config.http.port, config.http.host);
 
   // The management listener (docs/operating.md "The management port"): the probes' /healthz and

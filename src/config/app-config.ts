@@ -138,6 +138,13 @@ export interface AppConfig {
     readonly trustProxy: number;
     /** The most calls one API batch may carry (API_MAX_BATCH, issue 32 item 4). */
     readonly apiMaxBatch: number;
+    /**
+     * How long an idle keep-alive connection stays open (HTTP_KEEP_ALIVE_TIMEOUT_SECONDS): longer
+     * than the load balancer's idle timeout (docs/operating.md "Keep-alive and load balancers").
+     */
+    readonly keepAliveTimeoutSeconds: number;
+    /** How long a request's headers may take to arrive (HTTP_HEADERS_TIMEOUT_SECONDS). */
+    readonly headersTimeoutSeconds: number;
   };
   /**
    * The management listener (MANAGEMENT_PORT, MANAGEMENT_HOST): /metrics, which the public port

@@ -272,6 +272,8 @@ export interface Agreeing {
   readonly SESSION_MAX_LIFETIME_SECONDS: number;
   readonly SHUTDOWN_DRAIN_MS: number;
   readonly SHUTDOWN_TIMEOUT_MS: number;
+  readonly HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: number;
+  readonly HTTP_HEADERS_TIMEOUT_SECONDS: number;
   readonly IDP_ACCESS_TOKEN_TTL_SECONDS: number;
   readonly ACCESS_TOKEN_MAX_LIFETIME_SECONDS: number;
   readonly embedded: boolean;
@@ -306,6 +308,18 @@ export const AGREEMENTS: readonly {
     problem: (v) =>
       v.SHUTDOWN_DRAIN_MS >= v.SHUTDOWN_TIMEOUT_MS
         ? `must be less than SHUTDOWN_TIMEOUT_MS (${v.SHUTDOWN_TIMEOUT_MS})`
+        : undefined,
+  },
+  // docs/operating.md "Keep-alive and load balancers": the pairing given for a Node server behind
+  // a balancer (nodejs/node#27363), so that no header timer ends a connection still kept alive.
+  {
+    key: 'HTTP_HEADERS_TIMEOUT_SECONDS',
+    problem: ({
+      HTTP_HEADERS_TIMEOUT_SECONDS: headers,
+      HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: keepAlive,
+    }) =>
+      headers <= keepAlive
+        ? `must be greater than HTTP_KEEP_ALIVE_TIMEOUT_SECONDS (${keepAlive})`
         : undefined,
   },
   // The embedded IdP's tokens would be refused by this service's own lifetime check (RFC 9068 §4).

@@ -36,6 +36,8 @@ describe(parseConfig.name, () => {
       trustProxy: 0,
       compression: true,
       apiMaxBatch: 10,
+      keepAliveTimeoutSeconds: 65,
+      headersTimeoutSeconds: 66,
     });
     expect(config.idp).toEqual({
       mode: 'embedded',
@@ -401,6 +403,47 @@ describe('graceful shutdown settings', () => {
     ],
   ] as const)('refuses %s', (_name, env, keys) => {
     expect(problemsOf(env)).toEqual(keys);
+  });
+});
+
+describe('keep-alive and header timeouts', () => {
+  it('outlast a load balancer idle timeout of 60 s by default, everywhere', () => {
+    for (const env of [{}, { APP_ENV: 'dev' }, productionEnv()]) {
+      const { keepAliveTimeoutSeconds, headersTimeoutSeconds } = parseConfig(env).http;
+      expect([keepAliveTimeoutSeconds, headersTimeoutSeconds]).toEqual([65, 66]);
+    }
+  });
+
+  it('takes HTTP_KEEP_ALIVE_TIMEOUT_SECONDS and HTTP_HEADERS_TIMEOUT_SECONDS', () => {
+    const { http } = parseConfig({
+      HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '620',
+      HTTP_HEADERS_TIMEOUT_SECONDS: '630',
+    });
+    expect([http.keepAliveTimeoutSeconds, http.headersTimeoutSeconds]).toEqual([620, 630]);
+  });
+
+  it.each([
+    ['headers as long as the keep-alive', { HTTP_HEADERS_TIMEOUT_SECONDS: '65' }],
+    ['a keep-alive past the default headers', { HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '120' }],
+  ] as const)('refuses %s, saying which must be greater', (_name, env) => {
+    expect(() => parseConfig(env)).toThrow(
+      /HTTP_HEADERS_TIMEOUT_SECONDS: must be greater than HTTP_KEEP_ALIVE_TIMEOUT_SECONDS \(\d+\)/,
+    );
+  });
+
+  it.each([
+    [
+      'a keep-alive of 0',
+      { HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: '0' },
+      'HTTP_KEEP_ALIVE_TIMEOUT_SECONDS',
+    ],
+    [
+      'headers that are not a number',
+      { HTTP_HEADERS_TIMEOUT_SECONDS: 'soon' },
+      'HTTP_HEADERS_TIMEOUT_SECONDS',
+    ],
+  ] as const)('refuses %s', (_name, env, key) => {
+    expect(problemsOf(env)).toContain(key);
   });
 });
 

@@ -210,6 +210,8 @@ export function parseConfig(raw: RawEnv): AppConfig {
     clientErrors: get('RATE_LIMIT_CLIENT_ERRORS'),
   };
   const shutdown = { drainMs: get('SHUTDOWN_DRAIN_MS'), timeoutMs: get('SHUTDOWN_TIMEOUT_MS') };
+  const keepAliveTimeoutSeconds = get('HTTP_KEEP_ALIVE_TIMEOUT_SECONDS');
+  const headersTimeoutSeconds = get('HTTP_HEADERS_TIMEOUT_SECONDS');
   const accessTokenTtlSeconds = get('IDP_ACCESS_TOKEN_TTL_SECONDS');
   const accessTokenMaxLifetimeSeconds = get('ACCESS_TOKEN_MAX_LIFETIME_SECONDS');
   const compression = get('COMPRESSION') === 'on';
@@ -221,6 +223,8 @@ export function parseConfig(raw: RawEnv): AppConfig {
     SESSION_MAX_LIFETIME_SECONDS: sessionLifetime.absoluteSeconds,
     SHUTDOWN_DRAIN_MS: shutdown.drainMs,
     SHUTDOWN_TIMEOUT_MS: shutdown.timeoutMs,
+    HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: keepAliveTimeoutSeconds,
+    HTTP_HEADERS_TIMEOUT_SECONDS: headersTimeoutSeconds,
     IDP_ACCESS_TOKEN_TTL_SECONDS: accessTokenTtlSeconds,
     ACCESS_TOKEN_MAX_LIFETIME_SECONDS: accessTokenMaxLifetimeSeconds,
     embedded,
@@ -248,6 +252,8 @@ export function parseConfig(raw: RawEnv): AppConfig {
       trustProxy,
       compression,
       apiMaxBatch,
+      keepAliveTimeoutSeconds,
+      headersTimeoutSeconds,
     },
     management,
     services,

@@ -731,6 +731,20 @@ export const ENV_VARS = {
     qaProd: [],
     readme: README,
   },
+  // docs/operating.md "Keep-alive and load balancers": longer than a load balancer's idle timeout
+  // (AWS ALB 60 s by default), so that the balancer, not the service, retires an idle connection.
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: {
+    schema: int(1, 3_600),
+    defaults: everywhere('65'),
+    qaProd: [],
+    readme: README,
+  },
+  HTTP_HEADERS_TIMEOUT_SECONDS: {
+    schema: int(2, 3_601),
+    defaults: everywhere('66'),
+    qaProd: [],
+    readme: README,
+  },
   IDP_ACCESS_TOKEN_TTL_SECONDS: {
     schema: int(1, 86_400),
     defaults: everywhere('3600'),

@@ -224,9 +224,11 @@ export class IdpModule implements OnModuleInit, OnApplicationShutdown {
    */
   onModuleInit(): void {
     // oidc-provider and its keys are built once the listener is up (EmbeddedIdp.provider).
+    // Retried by readiness after a failure: its state store may answer later (Redis down at start).
     this.startup.run(
       'embeddedIdp',
       this.idp.built.then(() => this.idp.provider()),
+      () => this.idp.provider(),
     );
     this.startup.run(
       'demoUsers',

@@ -22,11 +22,14 @@ const CONTEXT = 'Shutdown';
 
 /**
  * Graceful shutdown on SIGTERM and SIGINT (issue 7 item 5), in three steps:
- * 1. at once: readiness answers 503 and every response closes its connection;
+ * 1. at once: readiness answers 503 and every response closes its connection; idle keep-alive
+ *    connections stay open, so a request already on its way on one is answered, not reset
+ *    (HttpDrain);
  * 2. for `drainMs` the server still accepts connections (a load balancer needs a few probe intervals
  *    to see the 503; 0 locally, where nothing watches);
- * 3. then Nest closes: the listening socket (new connections are refused), waits for in-flight
- *    requests, then runs the shutdown hooks that close the session store and the IdP's database.
+ * 3. then Nest closes: the listening socket (new connections are refused) and the connections still
+ *    idle, waits for in-flight requests, then runs the shutdown hooks that close the session store
+ *    and the IdP's database.
  * Exit 0 when done; exit 1 if it takes longer than `timeoutMs` from the signal, or on a second signal
  * (a developer pressing Ctrl-C twice).
  */

@@ -1,6 +1,6 @@
 import { Agent, IncomingMessage, Server, ServerResponse, createServer, request } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { HttpDrain } from './http-drain';
+import { AddressInfo, Socket, connect } from 'node:net';
+import { HttpDrain, LAST_REQUEST_GRACE_MS } from './http-drain';
 
 /** A server whose /slow answers only when release() is called; /fast at once. */
 async function server(): Promise<{
@@ -65,19 +65,70 @@ describe(HttpDrain.name, () => {
     }
   });
 
-  it('closes idle keep-alive connections at once and answers new requests with Connection: close', async () => {
+  it('keeps an idle keep-alive connection open, then closes it after its next answer', async () => {
     const s = await server();
     const agent = new Agent({ keepAlive: true });
     try {
       const first = await get(s.port, '/fast', agent);
       expect(first.connection).toBe('keep-alive');
       s.drain.begin();
-      await closed(first.socket);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(first.socket.destroyed).toBe(false);
+      // The same connection, reused: answered, with Connection: close, then closed by the server.
       const next = await get(s.port, '/fast', agent);
+      expect(next.socket).toBe(first.socket);
       expect(next.connection).toBe('close');
+      await closed(next.socket);
     } finally {
       agent.destroy();
       s.server.close();
     }
+  });
+
+  it('at the close: closes a connection idle since before the drain', async () => {
+    const s = await server();
+    const agent = new Agent({ keepAlive: true });
+    try {
+      const first = await get(s.port, '/fast', agent);
+      s.drain.begin();
+      const stopped = new Promise((resolve) => s.server.close(resolve));
+      await closed(first.socket);
+      await stopped;
+      expect(s.drain.connectionCount).toBe(0);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('at the close: answers a connection accepted just before it, then closes it', async () => {
+    const s = await server();
+    const accepted = new Promise<void>((resolve) => s.server.once('connection', () => resolve()));
+    const socket = connect(s.port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d: Buffer) => (answer += d.toString()));
+    await accepted;
+    s.drain.begin();
+    const stopped = new Promise((resolve) => s.server.close(resolve));
+    // The request arrives after the listener closed, on the connection it had accepted.
+    socket.write('GET /fast HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await closed(socket);
+    await stopped;
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(answer).toMatch(/\r\nConnection: close\r\n/i);
+    expect(answer.endsWith('fast')).toBe(true);
+  });
+
+  it(`at the close: closes one that sends nothing for ${LAST_REQUEST_GRACE_MS} ms`, async () => {
+    const s = await server();
+    const accepted = new Promise<void>((resolve) => s.server.once('connection', () => resolve()));
+    const socket = connect(s.port, '127.0.0.1');
+    socket.on('data', () => undefined);
+    await accepted;
+    s.drain.begin();
+    const stopped = new Promise((resolve) => s.server.close(resolve));
+    await new Promise((r) => setTimeout(r, LAST_REQUEST_GRACE_MS / 2));
+    expect(socket.destroyed).toBe(false);
+    await closed(socket);
+    await stopped;
   });
 });

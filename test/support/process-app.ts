@@ -66,13 +66,16 @@ export interface ProcessApp {
  * The service as `npm start` runs it (NODE_ENV=production, the environment given and PATH only), as a
  * real child process on a free port (or `env.PORT`) and a free management port (or
  * `env.MANAGEMENT_PORT`), with a fresh DATA_DIR unless one is given. Resolves once the management
- * listener's /readyz says the start-up work is done (its `startup` check).
+ * listener's /readyz says the start-up work is done (its `startup` check), or, with
+ * `until: 'listening'`, as soon as /readyz answers at all (a start whose start-up work cannot
+ * finish yet, e.g. with Redis down).
  */
 export async function startProcessApp(
   main: string,
   env: Record<string, string> = {},
   /** The Node binary to run it on: this process's by default (Node 24, the image's: runtimes.ts). */
   node: string = process.execPath,
+  until: 'startup' | 'listening' = 'startup',
 ): Promise<ProcessApp> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const managementPort = env.MANAGEMENT_PORT ? Number(env.MANAGEMENT_PORT) : await freePort();
@@ -138,7 +141,8 @@ export async function startProcessApp(
       const ready = (await (await fetch(`http://127.0.0.1:${managementPort}/readyz`)).json()) as {
         checks?: Record<string, { status?: string }>;
       };
-      if (ready.checks?.startup?.status === 'up' || ready.checks?.shutdown) return app;
+      if (until === 'listening' || ready.checks?.startup?.status === 'up' || ready.checks?.shutdown)
+        return app;
     } catch {
       // not listening yet
     }

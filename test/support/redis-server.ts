@@ -203,6 +203,9 @@ export interface RunningRedisCluster {
   /** Stops one node (its slots go out of reach); startNode brings it back with its slots, empty. */
   stopNode(node: number): Promise<void>;
   startNode(node: number): Promise<void>;
+  /** Stops every node, keeping their cluster configuration; resume() starts them all again. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -281,6 +284,13 @@ export async function startRedisCluster(): Promise<RunningRedisCluster> {
       await nodeAt(nodes, node).start();
       await clusterSettled(nodes);
     },
+    pause: async () => {
+      await Promise.all(nodes.map((n) => n.stop()));
+    },
+    resume: async () => {
+      await Promise.all(nodes.map((n) => n.start()));
+      await clusterSettled(nodes);
+    },
     stop,
   };
 }
@@ -333,6 +343,12 @@ export interface RunningRedisSentinel {
   failover(): Promise<{ from: Address; to: Address }>;
   /** Until every data node other than the master replicates it with its link up. */
   replicasSynced(): Promise<void>;
+  /**
+   * Stops every process (data nodes and sentinel), keeping the sentinel's configuration; resume()
+   * starts them all again, the sentinel last, once the replica is back in sync.
+   */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -495,6 +511,14 @@ export async function startRedisSentinel(
       return { from, to: await master() };
     },
     replicasSynced,
+    pause: async () => {
+      await Promise.all(processes.map((p) => p.stop()));
+    },
+    resume: async () => {
+      for (const node of dataNodes) await node.start();
+      await replicasSynced0(dataNodes, masterPort);
+      await sentinel.start();
+    },
     stop,
   };
 }

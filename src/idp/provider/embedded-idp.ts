@@ -132,18 +132,24 @@ export class EmbeddedIdp {
   ) {}
 
   /**
-   * oidc-provider, built once: on the first request that needs it, or as soon as the listener is up
-   * (`mount`), whichever comes first. Issue 18 item 4 (cold start): loading oidc-provider and koa
-   * costs about 180 ms here (load-oidc-provider.ts loads it without holding requests up), and an
-   * empty data folder also generates the signing keys; neither is needed to answer /healthz, and
-   * /readyz says 503 until this is done. A failed
-   * build (its state store down) is not retried: readiness says why, and the IdP's requests are
-   * passed on as that error (a 500) until the process restarts.
+   * oidc-provider, built once (a failed build is tried again): on the first request that needs it,
+   * or as soon as the listener is up (`mount`), whichever comes first. Issue 18 item 4 (cold start):
+   * loading oidc-provider and koa costs about 180 ms here (load-oidc-provider.ts loads it without
+   * holding requests up), and an empty data folder also generates the signing keys; neither is
+   * needed to answer /healthz, and /readyz says 503 until this is done. A failed build (its state store down at start) is
+   * forgotten, so the next request or readiness probe builds again: once the store answers, the IdP
+   * serves without a restart (docs/operating.md "Redis down at start"). Callers that arrive while a
+   * build runs share it.
    */
   provider(): Promise<Provider> {
     if (!this.building) {
-      this.building = this.build();
-      this.building.then(this.settle, this.settle);
+      const building = this.build();
+      this.building = building;
+      building.then(this.settle, (error: unknown) => {
+        if (this.building === building) this.building = undefined;
+        this.settle();
+        return error;
+      });
     }
     return this.building;
   }

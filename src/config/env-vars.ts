@@ -241,13 +241,6 @@ const clientPrivateJwk = jsonOf(
   'must be a private JSON Web Key (JSON)',
 );
 
-/** Checked as `schema` says, but kept as the text itself (it is handed on as JSON). */
-const checkedText = (schema: z.ZodType) =>
-  z.string().superRefine((text, ctx) => {
-    for (const issue of schema.safeParse(text).error?.issues ?? [])
-      ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-  });
-
 /** The most keys SERVICE_SIGNING_KEY may hold: the one signing, the next, the one just retired. */
 export const MAX_SIGNING_KEYS = 3;
 

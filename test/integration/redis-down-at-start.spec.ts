@@ -7,6 +7,7 @@ import {
   removeBuild,
   signInAt,
   startProcessApp,
+  within,
 } from '../support/process-app';
 import { startRedis, startRedisCluster, startRedisSentinel } from '../support/redis-server';
 import { jarCookie } from '../support/signin-journey';
@@ -61,6 +62,12 @@ async function downCluster(): Promise<DownRedis> {
   return { env: cluster.env, start: () => cluster.resume(), stop: () => cluster.stop() };
 }
 
+/**
+ * The most one step may take, on a machine running the whole suite: a step past it fails naming
+ * itself, where a bare test timeout would say nothing of where the time went.
+ */
+const PHASE_MS = 45_000;
+
 const TOPOLOGIES = [
   ['one node', downSingle],
   ['Sentinel', downSentinel],
@@ -97,8 +104,12 @@ describe.each(TOPOLOGIES)('Redis (%s) down at start', (_name, down) => {
   });
 
   it('embedded IdP: 503s while down, then ready and signing in once Redis starts', async () => {
-    redis = await down();
-    const app = await startProcessApp(main, { ...redis.env }, process.execPath, 'listening');
+    redis = await within('the topology is made and stopped', PHASE_MS, down());
+    const app = await within(
+      'the service starts with Redis down',
+      PHASE_MS,
+      startProcessApp(main, { ...redis.env }, process.execPath, 'listening'),
+    );
     try {
       // The start-up work that needs Redis waits for it (still trying, or failed and to be retried,
       // depending on how soon the topology's client gives up on a connection).
@@ -107,14 +118,18 @@ describe.each(TOPOLOGIES)('Redis (%s) down at start', (_name, down) => {
       expect(ready.checks.startup?.error).toMatch(/^(starting|start-up failed): embeddedIdp\b/);
       await expectDownCleanly(app.url, async () => (await fetch(`${app.url}/signin`)).status);
 
-      await redis.start();
+      await within('Redis starts again', PHASE_MS, redis.start());
       await eventually(
         'readiness turns 200 without a restart',
         async () => (await readiness(app.url)).status === 200,
         30_000,
       );
       const browser = new Browser();
-      const landing = await signInAt(app.url, browser);
+      const landing = await within(
+        'a sign-in once Redis is back',
+        PHASE_MS,
+        signInAt(app.url, browser),
+      );
       expect(landing.status).toBe(302);
       expect(await jarCookie(browser, app.url, 'sessionId')).toMatch(/^[\w-]{43}$/);
       expect((await browser.get(`${app.url}/collection`)).status).toBe(200);
@@ -123,24 +138,36 @@ describe.each(TOPOLOGIES)('Redis (%s) down at start', (_name, down) => {
     } finally {
       await app.kill();
     }
-  }, 120_000);
+  }, 240_000);
 
   it('Okta-shaped IdP: 503s while down, then ready and signing in once Redis starts', async () => {
-    redis = await down();
-    const stack = await startOktaStack({ env: { ...redis.env } });
+    redis = await within('the topology is made and stopped', PHASE_MS, down());
+    const stack = await within(
+      'the stack starts with Redis down',
+      PHASE_MS,
+      startOktaStack({ env: { ...redis.env } }),
+    );
     try {
-      await expectDownCleanly(
-        stack.app.url,
-        async () => (await stack.browser().get(`${stack.url}/signin?b=collectors`)).status,
+      await within(
+        'the service answers cleanly while Redis is down',
+        PHASE_MS,
+        expectDownCleanly(
+          stack.app.url,
+          async () => (await stack.browser().get(`${stack.url}/signin?b=collectors`)).status,
+        ),
       );
 
-      await redis.start();
+      await within('Redis starts again', PHASE_MS, redis.start());
       await eventually(
         'readiness turns 200 without a restart',
         async () => (await readiness(stack.app.url)).status === 200,
         30_000,
       );
-      const { browser, landed } = await signInThroughOkta(stack, OKTA_USERS.plain);
+      const { browser, landed } = await within(
+        'a sign-in once Redis is back',
+        PHASE_MS,
+        signInThroughOkta(stack, OKTA_USERS.plain),
+      );
       expect(landed.status).toBe(302);
       expect(new URL(landed.headers.get('location') ?? '', stack.url).pathname).toBe('/collection');
       expect((await browser.get(`${stack.url}/collection`)).status).toBe(200);
@@ -149,5 +176,5 @@ describe.each(TOPOLOGIES)('Redis (%s) down at start', (_name, down) => {
     } finally {
       await stack.close();
     }
-  }, 120_000);
+  }, 240_000);
 });

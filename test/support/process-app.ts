@@ -164,9 +164,25 @@ export async function eventually(
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (await probe().catch(() => false)) return;
+    // One probe that never answers (a request to a process that hangs) counts as a no, so the
+    // deadline still holds and the failure names `what` rather than Jest's bare test timeout.
+    const attempt = Math.max(1_000, Math.min(5_000, deadline - Date.now()));
+    if (await within(`${what} (one probe)`, attempt, probe()).catch(() => false)) return;
     if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** `work`, or an error naming `what` once `ms` have passed without it settling. */
+export async function within<T>(what: string, ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

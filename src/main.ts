@@ -71,6 +71,9 @@ async function bootstrap(): Promise<void> {
   ).listen();
 }
 
+/** How often a start-up that failed but can recover is asked again before the invitation. */
+const INVITE_RECHECK_MS = 2_000;
+
 /**
  * Issue 33 item 4: once the demo users exist (StartupTasks: /readyz turns 200 at the same moment),
  * the start-up ends with one line that says where to go and as whom.
@@ -83,13 +86,17 @@ async function inviteOnceReady(
   const tasks = app.get(StartupTasks);
   await tasks.settled();
   // A failed task is readiness's to report: no invitation to a product that cannot sign anyone in.
-  if (
+  // One that can recover (Redis down at start, docs/operating.md) is asked again until it has, so
+  // the invitation still ends the start-up once it does; each check retries it, as a probe's would.
+  while (
     !(await tasks.check().then(
       () => true,
       () => false,
     ))
-  )
-    return;
+  ) {
+    if (!tasks.recoverable) return;
+    await new Promise((resolve) => setTimeout(resolve, INVITE_RECHECK_MS).unref());
+  }
   const { demoInvitation } = await import('./idp/demo-users');
   logger.log(demoInvitation(publicUrl));
 }

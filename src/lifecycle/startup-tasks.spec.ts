@@ -17,10 +17,24 @@ describe(StartupTasks.name, () => {
     tasks.run('keys', Promise.reject(new Error('disk full')));
     await tasks.settled();
     await expect(tasks.check()).rejects.toThrow('start-up failed: keys: disk full');
+    expect(tasks.recoverable).toBe(false);
   });
 });
 
 describe(`${StartupTasks.name} with a retry`, () => {
+  it('is recoverable while every failed task has a retry, and not once one without fails', async () => {
+    const tasks = new StartupTasks();
+    expect(tasks.recoverable).toBe(true);
+    tasks.run('idp', Promise.reject(new Error('store not connected')), () =>
+      Promise.reject(new Error('store not connected')),
+    );
+    await tasks.settled();
+    expect(tasks.recoverable).toBe(true);
+    tasks.run('keys', Promise.reject(new Error('disk full')));
+    await tasks.settled();
+    expect(tasks.recoverable).toBe(false);
+  });
+
   it('tries a failed task again at each check, and is ready once an attempt succeeds', async () => {
     const tasks = new StartupTasks();
     let storeUp = false;

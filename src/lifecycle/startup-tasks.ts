@@ -39,6 +39,14 @@ export class StartupTasks {
     this.pending.set(name, tracked);
   }
 
+  /**
+   * Whether every task that failed can still be retried (its dependency may come back): what one who
+   * waits for readiness may go on waiting for.
+   */
+  get recoverable(): boolean {
+    return [...this.failed.keys()].every((name) => this.retries.has(name));
+  }
+
   /** Resolves when every task started so far has finished, well or not. */
   async settled(): Promise<void> {
     while (this.pending.size > 0) await Promise.all(this.pending.values());

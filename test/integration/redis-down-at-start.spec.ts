@@ -134,8 +134,10 @@ describe.each(TOPOLOGIES)('Redis (%s) down at start', (_name, down) => {
       expect(await jarCookie(browser, app.url, 'sessionId')).toMatch(/^[\w-]{43}$/);
       expect((await browser.get(`${app.url}/collection`)).status).toBe(200);
       // The start-up still ends with its one line saying where to go and as whom.
-      await eventually('the demo invitation is printed once recovered', async () =>
-        /ready: open http:\/\/\S+ and sign in as collector@example\.com/.test(app.output()),
+      await eventually('the demo invitation is printed once recovered', () =>
+        Promise.resolve(
+          /ready: open http:\/\/\S+ and sign in as collector@example\.com/.test(app.output()),
+        ),
       );
       expect(app.exited).toBe(false);
       expect(app.output()).not.toMatch(/unhandled|uncaught/i);

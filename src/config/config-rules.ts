@@ -72,6 +72,12 @@ const textSecret =
  * schema parsed them (docs/security.md, weak secrets: each is judged for variety, and no two
  * purposes share one).
  */
+/** A private JWK's private part (`d`), the secret by which two keys are the same. */
+function privatePartOf(jwk: unknown): string {
+  const d = (jwk as { d?: unknown } | undefined)?.d;
+  return typeof d === 'string' ? d : '';
+}
+
 const SECRETS_OF: Readonly<Record<string, (value: unknown) => readonly NamedSecret[]>> = {
   // A ring (secret-ring.ts): every secret in it is judged, named by its place when there are
   // several.
@@ -86,6 +92,16 @@ const SECRETS_OF: Readonly<Record<string, (value: unknown) => readonly NamedSecr
       secret: key,
     })),
   IDP_CLIENT_SECRET: textSecret('IDP_CLIENT_SECRET'),
+  // Private keys, judged by their private part: the key that signs logout tokens for every brand
+  // must not also be the one that proves this service to the IdP (docs/security.md); reported
+  // on SERVICE_SIGNING_KEY, the later of the two.
+  SERVICE_SIGNING_KEY: (value) =>
+    ((value ?? []) as readonly string[]).map((text, index, ring) => ({
+      key: ringEntryName('SERVICE_SIGNING_KEY', index, ring.length),
+      secret: privatePartOf(JSON.parse(text)),
+    })),
+  IDP_CLIENT_PRIVATE_KEY: (value) =>
+    value === undefined ? [] : [{ key: 'IDP_CLIENT_PRIVATE_KEY', secret: privatePartOf(value) }],
   BRAND_CLIENTS: (value) =>
     Object.entries((value ?? {}) as Readonly<Record<string, BrandSecrets>>).flatMap(
       ([brand, { clientSecret, previousClientSecret }]) => [

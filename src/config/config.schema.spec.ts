@@ -807,6 +807,20 @@ describe('IDP_CLIENT_AUTH_METHOD and IDP_CLIENT_PRIVATE_KEY', () => {
     expect(messageOf(withKey(key))).toContain(`IDP_CLIENT_PRIVATE_KEY: ${message}`);
   });
 
+  it('refuses in qa and prod a logout-token key that is also the client key: one purpose each', () => {
+    const shared = { ...rsa, kid: 'shared' };
+    const other = { ...rsaJwk(2048), kid: 'next' };
+    const withBoth = (ring: object[]): RawEnv => ({
+      ...withKey(shared),
+      BACKCHANNEL_LOGOUT_URIS: JSON.stringify({ psa: 'https://www.psacard.com/logout' }),
+      SERVICE_SIGNING_KEY: JSON.stringify(ring),
+    });
+    expect(messageOf(withBoth([other, shared]))).toContain(
+      'SERVICE_SIGNING_KEY[2]: must not be the secret of IDP_CLIENT_PRIVATE_KEY too in prod',
+    );
+    expect(messageOf(withBoth([other]))).toBe('');
+  });
+
   it('refuses private_key_jwt without a key in every environment', () => {
     expect(messageOf({ IDP_CLIENT_AUTH_METHOD: 'private_key_jwt' })).toContain(
       'IDP_CLIENT_PRIVATE_KEY: is required with IDP_CLIENT_AUTH_METHOD private_key_jwt',

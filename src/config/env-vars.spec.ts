@@ -224,6 +224,22 @@ describe('ENV_VARS qa/prod rules, as parseConfig applies them', () => {
           },
           `${name}.pcgs.clientSecret`,
         ];
+      if (name === 'SERVICE_SIGNING_KEY') {
+        // The key that proves the service to the IdP, also signing the brands' logout tokens.
+        const jwk = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+          format: 'jwk',
+        });
+        return [
+          {
+            ...env,
+            IDP_CLIENT_AUTH_METHOD: 'private_key_jwt',
+            IDP_CLIENT_PRIVATE_KEY: JSON.stringify({ ...jwk, kid: 'signon' }),
+            BACKCHANNEL_LOGOUT_URIS: JSON.stringify({ pcgs: 'https://www.pcgs.com/logout' }),
+            [name]: JSON.stringify(jwk),
+          },
+          name,
+        ];
+      }
       return [{ ...env, [name]: env.SESSION_SECRET ?? '' }, name];
     },
     'documented-hops': (name) => [{ ...productionEnv(), [name]: '2' }, name],

@@ -645,7 +645,7 @@ export const ENV_VARS = {
   SERVICE_SIGNING_KEY: {
     schema: signingKeyRing,
     defaults: {},
-    qaProd: ['with-backchannel'],
+    qaProd: ['with-backchannel', 'single-purpose'],
     readme: README,
   },
   BACKCHANNEL_RETRY_MS: {

@@ -259,6 +259,10 @@ export function pictureSigninSteps(locale: VisualLocale): void {
           await press();
           await shoot('create-account');
           problems.push(...(await faintControls(page, '#field-acceptTerms', 'create-account')));
+          // Issue 52 item 12: the page's own messages for the empty fields, before any post.
+          await page.click('button[value="submit"]');
+          await page.locator('#field-acceptTerms-error').waitFor();
+          await shoot('create-account-required');
           await press('submit', true);
           await shoot('create-account-errors');
           await page.fill('#field-givenName', 'Robin');

@@ -63,12 +63,13 @@ const CODE_LENGTH = 6;
 
 /**
  * A one-time code as the collector pasted or typed it: the spaces and dashes that mail, SMS and
- * authenticator apps group the digits with ("528 103", "528-103") are dropped before the check.
+ * authenticator apps group the digits with ("528 103", "528-103", or a typographic dash a mail
+ * or a word processor put there) are dropped before the check.
  */
 export function oneTimeCode(form: StepInput['form']): { value: string } | { error: StepErrorCode } {
   const field = text(form, 'code');
   if ('error' in field) return field;
-  const value = field.value.replace(/[\s-]/g, '');
+  const value = field.value.replace(/[\s\-\u2010-\u2015\u2212]/g, '');
   if (value === '') return { error: 'required' };
   if (value.length > CODE_LENGTH) return { error: 'tooLong' };
   return { value };

@@ -19,6 +19,6 @@ describe(oneTimeCode.name, () => {
     [['528103', '528103'], { error: 'required' }, 'a repeated field'],
   ];
   it.each(table)('%j → %j (%s)', (code, expected) => {
-    expect(oneTimeCode({ code } as Parameters<typeof oneTimeCode>[0])).toEqual(expected);
+    expect(oneTimeCode({ code })).toEqual(expected);
   });
 });

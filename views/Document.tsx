@@ -18,6 +18,8 @@ export interface DocumentProps {
   /** Classes on <html>, e.g. the theme (theme-light / theme-dark). */
   readonly htmlClass?: string;
   readonly hydration?: DocumentHydration;
+  /** A server-only page's own small script (no bundle, no data), run under `criticalCss.nonce`. */
+  readonly inlineScript?: string;
   readonly children: ReactNode;
 }
 
@@ -45,6 +47,7 @@ export function Document({
   criticalCss,
   htmlClass,
   hydration,
+  inlineScript,
   children,
 }: DocumentProps) {
   return (
@@ -72,6 +75,9 @@ export function Document({
         ) : (
           children
         )}
+        {inlineScript ? (
+          <script nonce={criticalCss.nonce} dangerouslySetInnerHTML={{ __html: inlineScript }} />
+        ) : null}
       </body>
     </html>
   );

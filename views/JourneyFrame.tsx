@@ -15,9 +15,10 @@ export interface JourneyFrameProps {
  * link, the §2 simple header with the logo of the brand the collector came from, the page in a card,
  * and the legal footer (the power-pack footer for powerpacks, see footerVariantFor). Issue 14 item 3.
  *
- * Debt: these pages load no script (they work without JavaScript), so the footer's 'your privacy
- * choices' / 'cookie preferences' button cannot open the consent manager here as it does on the
- * hydrated shell pages; it needs a small consent-only script from client/.
+ * Debt: these pages load no bundle (they work without JavaScript; a sign-in step has only its
+ * inline check of empty fields), so the footer's 'your privacy choices' / 'cookie preferences'
+ * button cannot open the consent manager here as it does on the hydrated shell pages; it needs a
+ * small consent-only script from client/.
  */
 export function JourneyFrame({ frame, t, children }: JourneyFrameProps) {
   // The theme the collector chose in the shell (§4 Other), on the frame: the stylesheets switch

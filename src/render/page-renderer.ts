@@ -83,11 +83,17 @@ export class PageRenderer {
 
   /**
    * The document around a framed page: its language, title and the brand's favicon; its styles inline
-   * under a fresh nonce, and the policy that allows them (no scripts: the page has none). The theme
+   * under a fresh nonce, and the policy that allows them, with its one inline script if it has one
+   * (a sign-in step's, which says which fields are empty before a post). The theme
    * class goes on <html>, as on the shell's pages (§4 Other): the frame's own class colours only the
    * frame, and the canvas around it, overscroll and the scrollbar follow the root element's.
    */
-  framed(frame: PageFrameData, title: string, body: ReactElement): FramedPage {
+  framed(
+    frame: PageFrameData,
+    title: string,
+    body: ReactElement,
+    inlineScript?: string,
+  ): FramedPage {
     const nonce = pooledRandomBytes(16).toString('base64');
     const html = renderPage(body, {
       lang: frame.locale,
@@ -95,6 +101,7 @@ export class PageRenderer {
       title,
       faviconHref: faviconPath(brandFavicon(frame.brand)),
       criticalCss: { css: this.css, nonce },
+      ...(inlineScript ? { inlineScript } : {}),
     });
     return { html, csp: pageCsp(nonce, { https: this.https, formAction: this.formAction }) };
   }

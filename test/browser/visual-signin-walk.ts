@@ -227,9 +227,10 @@ export function pictureSigninSteps(locale: VisualLocale): void {
         };
         const press = async (action = 'submit', skipValidation = false) => {
           if (skipValidation)
+            // As a browser without JavaScript posts it: the page's check of empty fields never
+            // hears the submit, and the server's own checks answer.
             await page.evaluate(() => {
-              const form = document.querySelector('form');
-              if (form) form.noValidate = true;
+              window.addEventListener('submit', (event) => event.stopPropagation(), true);
             });
           await Promise.all([page.waitForNavigation(), page.click(`button[value="${action}"]`)]);
         };
@@ -258,6 +259,10 @@ export function pictureSigninSteps(locale: VisualLocale): void {
           await press();
           await shoot('create-account');
           problems.push(...(await faintControls(page, '#field-acceptTerms', 'create-account')));
+          // Issue 52 item 12: the page's own messages for the empty fields, before any post.
+          await page.click('button[value="submit"]');
+          await page.locator('#field-acceptTerms-error').waitFor();
+          await shoot('create-account-required');
           await press('submit', true);
           await shoot('create-account-errors');
           await page.fill('#field-givenName', 'Robin');

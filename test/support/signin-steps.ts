@@ -71,6 +71,8 @@ export function accessibilityProblems(page: BrowserResponse): string[] {
   for (const input of page.body.matchAll(/<input\b[^>]*>/g)) {
     const tag = input[0];
     if (/type="hidden"/.test(tag)) continue;
+    // Not rendered (display: none), so nobody meets it: the username for password managers.
+    if (/\shidden=""/.test(tag)) continue;
     const id = /\bid="([^"]+)"/.exec(tag)?.[1];
     if (id && page.body.includes(`<label for="${id}"`)) continue;
     // A radio button labelled by the <label> that wraps it.

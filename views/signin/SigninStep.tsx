@@ -80,8 +80,13 @@ export function SigninStep(props: SigninStepProps) {
         </div>
       ) : null}
       {view.content === 'totp-qr' && props.totp ? <TotpBlock t={t} totp={props.totp} /> : null}
-      <form method="post" action={props.formAction} noValidate={false}>
+      {/* The product's own messages for empty fields, in the page's language, not the browser's
+          bubbles (required-fields-script.ts); the server checks the post all the same. */}
+      <form method="post" action={props.formAction} noValidate data-required-fields="">
         <input type="hidden" name="csrf" value={props.csrfToken} />
+        {hasPasswordField(view) && props.values.email ? (
+          <AccountName email={props.values.email} />
+        ) : null}
         {view.fields.map((field) => (
           <Field
             key={field.name}
@@ -101,6 +106,22 @@ export function SigninStep(props: SigninStepProps) {
         </div>
       </form>
     </JourneyFrame>
+  );
+}
+
+const hasPasswordField = (view: StepView) =>
+  view.fields.some((field) => field.type === 'password' || field.type === 'new-password');
+
+/**
+ * The account a password belongs to, for password managers: the email was asked on an earlier
+ * step, so without it here they would save or fill a password with no username. Chromium's
+ * "email first" guidance: a username field in the password form, hidden by CSS (`hidden` is
+ * display: none), so it is neither focused nor announced. The server reads the email from the
+ * flow, never from this field.
+ */
+function AccountName({ email }: { email: string }) {
+  return (
+    <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
   );
 }
 
@@ -140,6 +161,10 @@ function Field({ field, t, value, error, autoFocus, options, termsUrl }: FieldPr
     [hasHint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') ||
     undefined;
   const label = t(`common.signin.fields.${field.name}.label`);
+  // What the server says when the field comes empty, said before the post by the page's script.
+  const requiredMessage = field.required
+    ? t(`common.signin.errors.${field.type === 'checkbox' ? 'termsRequired' : 'required'}`)
+    : undefined;
   const errorNode = error ? (
     <p id={`${id}-error`} className="field-error">
       {error}
@@ -157,6 +182,7 @@ function Field({ field, t, value, error, autoFocus, options, termsUrl }: FieldPr
         className={error ? 'field invalid' : 'field'}
         id={id}
         aria-describedby={describedBy}
+        data-required={requiredMessage}
       >
         <legend>{label}</legend>
         {hintNode}
@@ -179,7 +205,10 @@ function Field({ field, t, value, error, autoFocus, options, termsUrl }: FieldPr
   }
   if (field.type === 'checkbox') {
     return (
-      <div className={error ? 'field checkbox invalid' : 'field checkbox'}>
+      <div
+        className={error ? 'field checkbox invalid' : 'field checkbox'}
+        data-required={requiredMessage}
+      >
         <input
           id={id}
           type="checkbox"
@@ -203,7 +232,7 @@ function Field({ field, t, value, error, autoFocus, options, termsUrl }: FieldPr
   const inputType =
     field.type === 'new-password' ? 'password' : field.type === 'code' ? 'text' : field.type;
   return (
-    <div className={error ? 'field invalid' : 'field'}>
+    <div className={error ? 'field invalid' : 'field'} data-required={requiredMessage}>
       <label htmlFor={id}>{label}</label>
       {hintNode}
       {errorNode}
@@ -222,7 +251,8 @@ function Field({ field, t, value, error, autoFocus, options, termsUrl }: FieldPr
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
         autoFocus={autoFocus}
-        {...(field.type === 'code' ? { inputMode: 'numeric' as const, pattern: '[0-9]{6}' } : {})}
+        // Numeric keys on a phone; no pattern, since spaces and dashes are welcome in a code.
+        {...(field.type === 'code' ? { inputMode: 'numeric' as const } : {})}
       />
     </div>
   );

@@ -23,7 +23,7 @@ export interface ActionView {
   readonly action: string;
   readonly label: string;
   readonly kind: 'primary' | 'secondary' | 'link';
-  /** Secondary actions skip the required-field checks of the browser. */
+  /** Secondary actions skip the required-field checks before the post (required-fields-script). */
   readonly formNoValidate?: boolean;
   /**
    * Offered only when the step's second factor sends its code (email or SMS): an authenticator app
@@ -62,12 +62,15 @@ const newPassword: FieldView = {
   required: true,
   maxLength: 128,
 };
+/**
+ * No maxlength: a code pasted as "528 103" or "528-103" would be cut short without a word; the
+ * server drops the spaces and dashes and checks the length (oneTimeCode in signin-steps.ts).
+ */
 const code: FieldView = {
   name: 'code',
   type: 'code',
   autocomplete: 'one-time-code',
   required: true,
-  maxLength: 6,
 };
 const submit = (label = 'continue'): ActionView => ({ action: 'submit', label, kind: 'primary' });
 /**

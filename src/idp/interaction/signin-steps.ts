@@ -58,6 +58,23 @@ function text(
   return { value };
 }
 
+/** The digits of a one-time code. */
+const CODE_LENGTH = 6;
+
+/**
+ * A one-time code as the collector pasted or typed it: the spaces and dashes that mail, SMS and
+ * authenticator apps group the digits with ("528 103", "528-103", or a typographic dash a mail
+ * or a word processor put there) are dropped before the check.
+ */
+export function oneTimeCode(form: StepInput['form']): { value: string } | { error: StepErrorCode } {
+  const field = text(form, 'code');
+  if ('error' in field) return field;
+  const value = field.value.replace(/[\s\-\u2010-\u2015\u2212]/g, '');
+  if (value === '') return { error: 'required' };
+  if (value.length > CODE_LENGTH) return { error: 'tooLong' };
+  return { value };
+}
+
 /** Passwords are not trimmed: spaces are legal characters in them. */
 function secret(
   form: StepInput['form'],
@@ -408,7 +425,7 @@ export class SigninSteps {
     { form, data }: StepInput,
     event: StepOutcomeEvent,
   ): Promise<StepOutcome> {
-    const code = text(form, 'code', 6);
+    const code = oneTimeCode(form);
     if ('error' in code) return invalid({ code: code.error });
     const { accountId, factor } = data;
     if (!accountId || !factor) return invalid({}, { code: 'notAllowed' });
@@ -462,7 +479,7 @@ export class SigninSteps {
   }
 
   private async verifyNewFactor({ form, data }: StepInput): Promise<StepOutcome> {
-    const code = text(form, 'code', 6);
+    const code = oneTimeCode(form);
     if ('error' in code) return invalid({ code: code.error });
     if (!data.accountId || !data.enrolmentId || !data.factor)
       return invalid({}, { code: 'notAllowed' });
@@ -544,7 +561,7 @@ export class SigninSteps {
     event: StepOutcomeEvent,
     onSuccess?: (accountId: string) => Promise<void>,
   ): Promise<StepOutcome> {
-    const code = text(form, 'code', 6);
+    const code = oneTimeCode(form);
     if ('error' in code) return invalid({ code: code.error });
     const { accountId } = data;
     // Without an account (recovery of an unknown address) every code is wrong, and counted the same.

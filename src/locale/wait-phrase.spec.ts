@@ -1,9 +1,10 @@
+/** waitPhrase over the real locale files (src/shared may not read files). */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LOCALES_DIR } from '../config/project-paths';
-import type { Locale } from './locale';
-import { createTranslate } from './translate';
-import { waitPhrase } from './wait-phrase';
+import type { Locale } from '../shared/locale';
+import { createTranslate } from '../shared/translate';
+import { waitPhrase } from '../shared/wait-phrase';
 
 const translate = (locale: Locale) =>
   createTranslate({

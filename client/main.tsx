@@ -12,6 +12,8 @@ import { ShellServicesContext } from '../views/shell/shell-services';
 import { ThemeContext } from '../views/shell/theme-context';
 import { createApiClient, UNAUTHORIZED_URL } from './api/api-client';
 import { ApiContext, createQueryClient } from './api/queries';
+import { networkMessageKey } from './api/network-fetch';
+import { FAILURE_TOAST_ID } from '../views/shell/toasts/toast-queue';
 import { createAnalytics } from './analytics';
 import { consentGiven } from './consent/consent';
 import { browserShellServices, createToastOutlet } from './shell/browser-services';
@@ -30,8 +32,14 @@ const data = readPageData();
 const api = createApiClient({
   locale: () => data.locale,
   onUnauthorized: () => window.location.assign(UNAUTHORIZED_URL),
-  // §8: a call that never got an answer is surfaced with one of the three network messages.
-  onNetworkError: (message) => toasts.show({ id: 'network-error', variant: 'danger', message }),
+  // §8: a call that never got an answer is surfaced with one of the three network messages, in the
+  // page's language.
+  onNetworkError: (message) =>
+    toasts.show((t) => ({
+      id: FAILURE_TOAST_ID,
+      variant: 'danger',
+      message: t(networkMessageKey(message)),
+    })),
   fetch: (input, init) =>
     window.fetch(input, { ...init, cache: 'no-store', credentials: 'same-origin' }),
 });

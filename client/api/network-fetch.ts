@@ -8,6 +8,12 @@ export const NETWORK_MESSAGES = {
   aborted: 'Aborted',
 } as const;
 
+/** The key of a §8 message's translation (common.network.*), so the page's language can show it. */
+export function networkMessageKey(message: string): string {
+  const entry = Object.entries(NETWORK_MESSAGES).find(([, text]) => text === message);
+  return `common.network.${entry ? entry[0] : 'failed'}`;
+}
+
 /** How long one API request may take before it is given up (our choice: a phone on a slow network). */
 export const API_TIMEOUT_MS = 15_000;
 

@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { Translate } from '../../src/shared/translate';
 import type { ShellData } from '../../views/shell/shell-data';
 import type { ShellServices } from '../../views/shell/shell-services';
 import type { ToastApi } from '../../views/shell/toasts/Toasts';
@@ -34,17 +35,27 @@ export function readDocumentCookie(cookieHeader: string, name: string): string |
   return undefined;
 }
 
-/** Where code outside the components sends toasts; queued until the page's queue connects. */
+/** A toast, or one written once the page's translations are at hand. */
+export type OutletToast = ToastInput | ((t: Translate) => ToastInput);
+
+/**
+ * Where code outside the components sends toasts; queued until the page's queue connects. Code
+ * outside the tree has no translations, so it may pass a function of the page's `t`: a toast on a
+ * French page is in French.
+ */
 export function createToastOutlet() {
-  let sink: Pick<ToastApi, 'show' | 'dismiss'> | undefined;
-  const waiting: ToastInput[] = [];
+  let sink: { queue: Pick<ToastApi, 'show' | 'dismiss'>; t: Translate } | undefined;
+  const waiting: OutletToast[] = [];
+  const showIn = (target: NonNullable<typeof sink>, toast: OutletToast) =>
+    target.queue.show(typeof toast === 'function' ? toast(target.t) : toast);
   return {
-    connect(toasts: Pick<ToastApi, 'show' | 'dismiss'>) {
-      sink = toasts;
-      for (const toast of waiting.splice(0)) sink.show(toast);
+    connect(queue: Pick<ToastApi, 'show' | 'dismiss'>, t: Translate) {
+      const target = { queue, t };
+      sink = target;
+      for (const toast of waiting.splice(0)) showIn(target, toast);
     },
-    show(toast: ToastInput) {
-      if (sink) sink.show(toast);
+    show(toast: OutletToast) {
+      if (sink) showIn(sink, toast);
       else waiting.push(toast);
     },
   };
@@ -61,7 +72,7 @@ export function browserShellServices(
 ): ShellServices {
   const storage = safeStorage();
   return {
-    connectToasts: (queue) => toasts.connect(queue),
+    connectToasts: (queue, t) => toasts.connect(queue, t),
     openConsent: () => {
       // A chunk that fails to load (offline) leaves the page as it is; the next click tries again.
       import('../consent/consent')

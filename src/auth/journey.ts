@@ -7,6 +7,7 @@ import {
   checkRedirectUrl,
 } from '../brand/redirect-policy';
 import { Locale, resolveLocale } from '../shared/locale';
+import { SIGNED_OUT_QUERY } from '../shared/signed-out-notice';
 
 /**
  * The journey context: what the collector arrived at /signin with (§3 "Sign-in redirect query
@@ -32,6 +33,8 @@ export interface JourneyContext {
   readonly postWelcome: boolean;
   readonly returnToSignIn: boolean;
   readonly acceptedTermsAndConditions?: boolean;
+  /** The sign-in follows a sign-out of ours: the first step says so (signed-out-notice.ts). */
+  readonly signedOut?: boolean;
   /** §5 locale order: l, then lang, then the brand (psajapan gives ja-JP), else en-US. */
   readonly locale: Locale;
 }
@@ -154,6 +157,7 @@ export function parseSigninQuery(
     FLAGS.map((f) => [f, flag(raw, f, problems) ?? false]),
   ) as Record<(typeof FLAGS)[number], boolean>;
   const accepted = flag(raw, 'acceptedTermsAndConditions', problems);
+  const signedOut = flag(raw, SIGNED_OUT_QUERY, problems);
   if (problems.length > 0 || !brand)
     return { ok: false, problems, ...(brand ? { brand } : {}), locale };
   const journey: JourneyContext = {
@@ -164,6 +168,7 @@ export function parseSigninQuery(
     ...(t ? { t } : {}),
     ...flags,
     ...(accepted !== undefined ? { acceptedTermsAndConditions: accepted } : {}),
+    ...(signedOut ? { signedOut } : {}),
     locale,
   };
   // docs/security.md, unauthenticated writes: anyone may make a sign-in keep its journey for 10

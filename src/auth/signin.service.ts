@@ -23,6 +23,7 @@ import { CreateOptions, SessionRecord, Sessions } from '../session/sessions';
 import { DEFAULT_LOCALE } from '../shared/locale';
 import { ROUTES, servicePath } from '../shared/routes';
 import { ATTRIBUTES, SPANS, activeTracer } from '../tracing';
+import { SIGNED_OUT_PARAM } from '../shared/signed-out-notice';
 import { PENDING_STEP_PARAM, PendingStep, isShellPendingStep } from '../shared/pending-step';
 import { AfterLoginDecision, decideAfterLogin } from './after-login';
 import { brandRedirectUrl } from './brand-handoff';
@@ -176,6 +177,7 @@ export class SigninService {
       extra: {
         brand: journey.brand,
         ...(pendingStep ? { [PENDING_STEP_PARAM]: pendingStep } : {}),
+        ...(journey.signedOut ? { [SIGNED_OUT_PARAM]: 'true' } : {}),
       },
     });
     return redirectTo(url, { cookies: [{ set: BINDING_COOKIE, value: binding }] });

@@ -15,6 +15,7 @@ import { SessionEnding } from '../session/session-ending';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
 import { TokenVault } from '../store/token-vault';
 import { ROUTES, type ServicePath, localizedPath, servicePath } from '../shared/routes';
+import { SIGNED_OUT_QUERY } from '../shared/signed-out-notice';
 import { bindingHashOf, matchesBinding } from '../session/browser-binding';
 import type { SignoutConfirmationPage } from './signout-confirmation-page';
 
@@ -236,6 +237,7 @@ export class SignoutService {
     back.delete('r');
     back.delete('fr');
     back.set('b', brand);
+    back.set(SIGNED_OUT_QUERY, 'true');
     return { ...landing, target: servicePath('signin', back) };
   }
 }

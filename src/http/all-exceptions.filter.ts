@@ -20,6 +20,7 @@ import { AppError, type ErrorAudience } from '../errors/app-error';
 import type { Locale } from '../shared/locale';
 import { sameOriginPath } from '../shared/routes';
 import { errorSummary } from '../errors/error-summary';
+import { waitPhrase } from '../shared/wait-phrase';
 
 export interface ErrorBody {
   readonly statusCode: number;
@@ -56,9 +57,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const locale = audience?.locale ?? localeOfRequest(req);
     const t = this.translators.for(locale);
     // An error that passes at a known time (the IdP's rate limit) says when, in the header and the
-    // message (RFC 9110 §10.2.3).
-    const retryAfter = exception instanceof AppError ? exception.retryAfterSeconds() : undefined;
-    const body = this.localize(this.describe(exception, correlationId), t, retryAfter);
+    // message (RFC 9110 §10.2.3). Our own rate limit (RateLimitGuard) has set the header already: the
+    // message says the same wait.
+    const retryAfter =
+      exception instanceof AppError ? exception.retryAfterSeconds() : retryAfterSet(res);
+    const body = this.localize(this.describe(exception, correlationId), t, locale, retryAfter);
     // Issue 7: on a sign-in or sign-out route this is a failed sign-in or sign-out, by its code.
     this.metrics.requestFailed(req, body.error);
     if (exception instanceof AppError && body.statusCode >= 500) {
@@ -142,10 +145,14 @@ export class AllExceptionsFilter implements ExceptionFilter {
    * The collector reads the message in their language (§1). BadRequest keeps its specific text,
    * which names the offending field.
    */
-  private localize(body: ErrorBody, t: Translate, retryAfter?: number): ErrorBody {
+  private localize(body: ErrorBody, t: Translate, locale: Locale, retryAfter?: number): ErrorBody {
     if (body.error === 'BadRequest') return body;
     const key = `common.errors.${body.error}`;
-    const text = t(key, retryAfter === undefined ? undefined : { seconds: retryAfter });
+    // A rate limit's message says how long to wait, in words ("30 seconds", "2 minutes").
+    const text = t(key, {
+      wait: waitPhrase(retryAfter, locale, t),
+      ...(retryAfter === undefined ? {} : { seconds: retryAfter }),
+    });
     return text !== key ? { ...body, message: text } : body;
   }
 
@@ -191,4 +198,10 @@ function toTitle(constant: string): string {
     .split('_')
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join('');
+}
+
+/** The whole seconds of a Retry-After already set on the answer (RateLimitGuard), if any. */
+function retryAfterSet(res: Response): number | undefined {
+  const value = Number(res.getHeader('Retry-After'));
+  return Number.isInteger(value) && value > 0 ? value : undefined;
 }

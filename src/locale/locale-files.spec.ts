@@ -29,6 +29,9 @@ const SAME_IN_FRENCH: ReadonlySet<string> = new Set([
   'consent.preferencesModal.serviceCounter',
   // §2 "Settings menu: Menu": the French word is « Menu » too (issue 33).
   'header.settingsMenu.title',
+  // A wait of "{count} minutes" (or « minute ») is written the same way in French.
+  'common.waitTime.minutes',
+  'common.waitTime.minutesOne',
 ]);
 /** Every file the server's loader reads: the namespaces pages embed and those the browser loads. */
 const ALL_NAMESPACES = [...NAMESPACES, ...BROWSER_NAMESPACES];

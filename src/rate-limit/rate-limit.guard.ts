@@ -10,7 +10,7 @@ import {
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { rateLimitGroup } from './rate-limited-routes';
+import { requestRateLimitGroup } from './rate-limited-routes';
 
 type MetadataTarget = Parameters<Reflector['getAllAndOverride']>[1][number];
 
@@ -58,7 +58,7 @@ export class RateLimitGuard extends ThrottlerGuard {
   protected override shouldSkip(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return Promise.resolve(true);
     const req = context.switchToHttp().getRequest<Request>();
-    return Promise.resolve(rateLimitGroup(req.method, req.path) === undefined);
+    return Promise.resolve(requestRateLimitGroup(req) === undefined);
   }
 
   /**

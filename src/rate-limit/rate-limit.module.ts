@@ -5,12 +5,12 @@ import { APP_CONFIG, AppConfig, RateLimit } from '../config/app-config';
 import { ResponseCookies } from '../cookies/response-cookies';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
 import { rateLimitAddress } from './client-address';
-import { RateLimitGroup, rateLimitGroup } from './rate-limited-routes';
+import { RateLimitGroup, requestRateLimitGroup } from './rate-limited-routes';
 import { StoreThrottlerStorage } from './store-throttler-storage';
 
 const requestOf = (context: ExecutionContext) => context.switchToHttp().getRequest<Request>();
 const notIn = (group: RateLimitGroup) => (context: ExecutionContext) =>
-  rateLimitGroup(requestOf(context).method, requestOf(context).path) !== group;
+  requestRateLimitGroup(requestOf(context)) !== group;
 const window = (limit: RateLimit) => ({
   limit: limit.limit,
   ttl: limit.windowSeconds * 1000,

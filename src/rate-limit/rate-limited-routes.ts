@@ -12,11 +12,23 @@ export interface RateLimitedRoute {
   /** The route itself, or (`steps`) one page below it per interaction, e.g. /idp/signin/<uid>. */
   readonly match: 'exact' | 'steps';
   readonly group: RateLimitGroup;
+  /**
+   * Form actions of this route that carry no credential and are not counted: "Use a different
+   * email" (the steps' back) only moves the collector to an earlier step, and counting it made one
+   * such click cost as much as a password guess.
+   */
+  readonly uncountedActions?: readonly string[];
 }
 
 export const RATE_LIMITED_ROUTES: readonly RateLimitedRoute[] = [
   // Every sign-in step post: passwords, codes, registration, recovery, unlock.
-  { method: 'POST', route: 'idpSteps', match: 'steps', group: 'credentials' },
+  {
+    method: 'POST',
+    route: 'idpSteps',
+    match: 'steps',
+    group: 'credentials',
+    uncountedActions: ['back'],
+  },
   { method: 'GET', route: 'signin', match: 'exact', group: 'signin' },
   // The confirmation of a cross-site `t` is a sign-in like /signin: its page, and
   // (docs/security.md, the offer key) the form post that answers it.
@@ -39,6 +51,24 @@ function matches(route: RateLimitedRoute, path: string): boolean {
   return rest !== '' && !rest.includes('/');
 }
 
-export function rateLimitGroup(method: string, path: string): RateLimitGroup | undefined {
-  return RATE_LIMITED_ROUTES.find((r) => r.method === method && matches(r, path))?.group;
+/** The group a request counts in, or undefined; `action` is a form post's `action` field. */
+export function rateLimitGroup(
+  method: string,
+  path: string,
+  action?: unknown,
+): RateLimitGroup | undefined {
+  const route = RATE_LIMITED_ROUTES.find((r) => r.method === method && matches(r, path));
+  if (!route) return undefined;
+  if (typeof action === 'string' && route.uncountedActions?.includes(action)) return undefined;
+  return route.group;
+}
+
+/** The group of an Express request (its method, path and, for a form post, its action). */
+export function requestRateLimitGroup(req: {
+  readonly method: string;
+  readonly path: string;
+  readonly body?: unknown;
+}): RateLimitGroup | undefined {
+  const body = req.body as { action?: unknown } | undefined;
+  return rateLimitGroup(req.method, req.path, body?.action);
 }

@@ -1,6 +1,9 @@
 import type { Cookie } from 'playwright-core';
+import fs from 'node:fs';
+import path from 'node:path';
 import { signedInSession } from '../support/account-api';
 import {
+  API_ROUTE,
   PHONE,
   TEST_TIMEOUT_MS,
   cookiesFor,
@@ -145,6 +148,38 @@ describe('session management in Chromium', () => {
         mutations.filter((m) => !/^characterData in #text\(.*\): text ".*UTC" -> /.test(m)),
       ).toEqual([]);
       expect(await errors.all()).toEqual([]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+  // Issue 52 item 4: a network failure on the sessions page used to show two danger toasts, the
+  // network's in English and the page's in the page's language.
+  it.each(['fr-CA', 'ja-JP'] as const)(
+    '%s: one network failure shows one danger toast, in the page language, with no "×" icon',
+    async (locale) => {
+      await signedIn();
+      const mine = await signedIn();
+      const context = await fixture.context({ cookies: mine.cookies });
+      const page = await context.newPage();
+      await page.goto(`${fixture.shell.t.url}/account/sessions?lang=${locale}`);
+      await waitForHydration(page);
+      await page.route(API_ROUTE, (route) => route.abort('internetdisconnected'));
+      const messages = JSON.parse(
+        fs.readFileSync(path.join(process.cwd(), 'locales', locale, 'common.json'), 'utf8'),
+      ) as { sessions: { failed: string }; network: { failed: string } };
+
+      await page.locator('.session-item:not(:has(.session-current)) button').first().click();
+      const toasts = page.locator('.toast-region [data-toast-id]');
+      await toasts.first().waitFor();
+      // Whatever else could still arrive has had its chance: the button is usable again.
+      await page.locator('.session-item button:not([disabled])').first().waitFor();
+      expect(await toasts.count()).toBe(1);
+      expect(await toasts.getAttribute('data-variant')).toBe('danger');
+      expect(await toasts.locator('.toast-message').textContent()).toBe(messages.sessions.failed);
+      expect(await page.locator('.toast-region').innerText()).not.toContain('Network request');
+      // The variant icon is not a second "×" beside the close button.
+      const icon = await toasts.evaluate((el) => getComputedStyle(el, '::before').content);
+      expect(icon).not.toMatch(/[×✕✖x]/);
+      expect(await seriousViolations(page)).toEqual([]);
     },
     TEST_TIMEOUT_MS,
   );

@@ -143,6 +143,7 @@ describe('a sign-out from another site asks first, in Chromium (issue 50 item 4)
         b: 'psa',
         lang: 'fr-CA',
         foo: 'bar',
+        signedOut: 'true',
       });
       await page.waitForURL(/\/idp\/signin\//);
       expect(await stillSignedIn()).toBe(false);

@@ -206,6 +206,7 @@ describe('the confirmation', () => {
       b: 'psa',
       lang: 'fr-CA',
       foo: 'bar',
+      signedOut: 'true',
     });
     // The page's token is spent: posting it again asks again.
     const again = await pressSignOut(browser, page);

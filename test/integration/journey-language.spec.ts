@@ -111,7 +111,7 @@ describe('a collector who signs in in a language stays in it, page after page', 
       expect(pageText(signedOut.body)).toContain(text(locale, 'signedOut.title'));
       const onward = signedOutLanding(signedOut);
       expect(onward).toMatchObject({ locale, brand: 'collectors', signedOut: true });
-      expect(onward.target).toBe(`/signin?b=collectors&lang=${locale}`);
+      expect(onward.target).toBe(`/signin?b=collectors&lang=${locale}&signedOut=true`);
 
       // And the sign-in page it goes on to is the IdP's, in the language again.
       const again = await browser.get(`${t.url}${onward.target}`);
@@ -140,7 +140,7 @@ describe('a collector who signs in in a language stays in it, page after page', 
     expect(signedOutLanding(signedOut)).toMatchObject({
       locale: 'ja-JP',
       brand: 'psajapan',
-      target: '/signin?b=psajapan',
+      target: '/signin?b=psajapan&signedOut=true',
     });
   }, 60_000);
 

@@ -2,6 +2,8 @@ import request from 'supertest';
 import { RATE_LIMITED_ROUTES } from '../../src/rate-limit/rate-limited-routes';
 import { ROUTES } from '../../src/shared/routes';
 import { RunningRedis, startRedis } from '../support/redis-server';
+import { Browser } from '../support/browser';
+import { SigninDriver } from '../support/signin-steps';
 import { startTestApp, useTestApp } from '../support/test-app';
 
 /** Headers that would count an attacker's budget down (X-RateLimit-*, Retry-After-<throttler>). */
@@ -29,11 +31,42 @@ describe('rate limits on credential steps (docs/design.md "Brute force")', () =>
       expect(limited.headers['content-type']).toMatch(/text\/html/);
       expect(limited.text).toContain('Too many attempts');
       expect(limited.headers['retry-after']).toMatch(/^[1-9][0-9]*$/);
+      // Issue 52 item 8: the page says how long to wait, from the Retry-After it sends, as its one
+      // instruction, and offers no button that would fail at once.
+      const seconds = Number(limited.headers['retry-after']);
+      const wait = seconds < 60 ? `${seconds} second` : `${Math.ceil(seconds / 60)} minute`;
+      const main = /<main[\s\S]*<\/main>/.exec(limited.text)?.[0] ?? '';
+      expect(main).toContain(`Too many attempts. You can try again in ${wait}`);
+      expect(main).not.toMatch(/wait a moment|Please try again/i);
+      expect(main).not.toMatch(/<a [^>]*class="[^"]*ui-button|<button/);
       // The attacker learns when to come back, never the budget left.
       expect(rateLimitHeaders(limited.headers)).toEqual([]);
       // Other routes are not limited.
       await request(t.url).get('/healthz').expect(200);
       await request(t.url).get('/idp/signin/some-interaction').expect(400);
+    } finally {
+      await t.close();
+    }
+  });
+
+  // Issue 52 item 8: "Use a different email" carries no credential; it used to cost as much as a
+  // password guess, so a collector who corrected their address twice met the 429 page.
+  it('does not count "Use a different email" as a credential post', async () => {
+    const t = await startTestApp({ RATE_LIMIT_CREDENTIAL_POSTS: '3/60' });
+    try {
+      const driver = await SigninDriver.for(t);
+      const browser = new Browser();
+      let { page } = await driver.begin(browser);
+      // Three addresses, each corrected with "Use a different email": three counted posts, three not.
+      for (let i = 0; i < 3; i++) {
+        const password = await driver.next(browser, page, { email: `typo-${i}@example.com` });
+        expect(password.body).toMatch(/value="back"/);
+        page = await driver.next(browser, password, {}, 'back');
+        expect(page.body).toMatch(/name="email"/);
+      }
+      // The limit holds for what is counted: the fourth address is one post too many.
+      const limited = await driver.step(browser, page, { email: 'fourth@example.com' });
+      expect(limited.page.status).toBe(429);
     } finally {
       await t.close();
     }

@@ -35,7 +35,7 @@ import {
   signOutFromThisSite,
   FROM_THIS_SITE,
 } from '../support/signin-journey';
-import { csrfOf, formActionOf } from '../support/signin-steps';
+import { csrfOf, formActionOf, noticeText, signinText } from '../support/signin-steps';
 import { TestApp, startTestApp } from '../support/test-app';
 
 /**
@@ -946,7 +946,9 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         const { browser } = await signedIn('b=psa');
         const out = await signOutFromThisSite(browser, `${t.url}/logout/collectorsid?b=psa`);
         const landed = await confirmIdpLogout(browser, locationOf(out));
-        expect(signedOutLanding(await browser.get(landed.href)).target).toBe('/signin?b=psa');
+        expect(signedOutLanding(await browser.get(landed.href)).target).toBe(
+          '/signin?b=psa&signedOut=true',
+        );
 
         const hostile = await signedIn('b=psa');
         const hostileOut = await signOutFromThisSite(
@@ -955,7 +957,37 @@ describe('sign-in journey over HTTP (issue 4)', () => {
         );
         const hostileLanded = await confirmIdpLogout(hostile.browser, locationOf(hostileOut));
         const location = signedOutLanding(await hostile.browser.get(hostileLanded.href)).target;
-        expect(location).toBe('/signin?b=psa');
+        expect(location).toBe('/signin?b=psa&signedOut=true');
+      },
+      LONG,
+    );
+
+    // Issue 52 item 14: after a sign-out, the sign-in page says so, as Google's and Auth0's do.
+    it(
+      'then the first sign-in step says "You are signed out" in the page language, once; a bare flag is all it takes',
+      async () => {
+        const { browser } = await signedIn('b=psa&lang=fr-CA');
+        const out = await signOutFromThisSite(
+          browser,
+          `${t.url}/logout/collectorsid?b=psa&lang=fr-CA`,
+        );
+        const landed = await confirmIdpLogout(browser, locationOf(out));
+        const target = signedOutLanding(await browser.get(landed.href)).target;
+        expect(new URL(target, t.url).searchParams.get('signedOut')).toBe('true');
+        const first = await browser.follow(await browser.get(`${t.url}${target}`));
+        expect(first.status).toBe(200);
+        expect(first.body).toMatch(/name="email"/);
+        expect(noticeText(first)).toBe(signinText('fr-CA', 'notices.signedOut'));
+        // Shown once: the same step again says nothing more.
+        expect(noticeText(await browser.get(first.url))).toBeUndefined();
+
+        // Without the flag, no notice; the flag carries no text, so nothing else can be shown.
+        const plain = await browser.follow(await browser.get(`${t.url}/signin?b=psa`));
+        expect(plain.status).toBe(200);
+        expect(noticeText(plain)).toBeUndefined();
+        const forged = await browser.get(`${t.url}/signin?b=psa&signedOut=%3Cb%3Ehi%3C%2Fb%3E`);
+        expect(forged.status).toBe(400);
+        expect(forged.body).not.toContain('<b>hi</b>');
       },
       LONG,
     );

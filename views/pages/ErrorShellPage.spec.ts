@@ -74,6 +74,16 @@ describe('errorPageAction', () => {
       { href: '/account/sessions', label: 'tryAgain' },
     ],
     [
+      'our rate limit: no button (trying again at once would fail); the message says the wait',
+      page({ currentPath: '/signin' }, { code: 'TooManyRequests', retryHref: '/signin' }),
+      undefined,
+    ],
+    [
+      "the IdP's rate limit: no button either",
+      page({ currentPath: '/collection' }, { code: 'IdpRateLimited', retryHref: '/collection' }),
+      undefined,
+    ],
+    [
       'no retry address at all: start over',
       page({ currentPath: '/x' }, { code: 'InternalServerError' }),
       { href: '/signin', label: 'startOver' },

@@ -17,6 +17,14 @@ const PASSING_ERRORS: ReadonlySet<string> = new Set([
   'GatewayTimeout',
   'RequestTimeout',
   'OktaError',
+]);
+
+/**
+ * A rate limit (ours, or the IdP's): trying again before the wait is over fails at once, and so
+ * would "Start over" at the sign-in (limited too). The page says how long to wait and offers no
+ * button.
+ */
+export const RATE_LIMIT_ERRORS: ReadonlySet<string> = new Set([
   'TooManyRequests',
   'IdpRateLimited',
 ]);
@@ -26,16 +34,18 @@ const PASSING_ERRORS: ReadonlySet<string> = new Set([
  * that can work:
  * - the start of the failed journey when the server named one (a single-use landing's state), or
  *   the same address when what failed can pass (PASSING_ERRORS): "Try again";
+ * - nothing for a rate limit (RATE_LIMIT_ERRORS): the message says how long to wait;
  * - otherwise the address fails the same way every time (an unknown brand in the link, a page that
  *   does not exist, a bad query), and reloading it is a dead end. A collector then expects a way back
  *   into the product: "Start over" at the sign-in of the brand this page wears, in its language,
  *   which takes a signed-in collector straight on to that brand (or to /collection) and shows anyone
  *   else the sign-in page (§2, §4).
  */
-export function errorPageAction(data: ShellData): ErrorViewAction {
+export function errorPageAction(data: ShellData): ErrorViewAction | undefined {
   const props = data.props ?? {};
   const retry = typeof props.retryHref === 'string' ? props.retryHref : undefined;
   const code = typeof props.code === 'string' ? props.code : undefined;
+  if (code !== undefined && RATE_LIMIT_ERRORS.has(code)) return undefined;
   const sameAddress = retry === sameOriginPath(data.currentPath);
   if (retry && (!sameAddress || code === undefined || PASSING_ERRORS.has(code)))
     return { href: retry, label: 'tryAgain' };
@@ -58,6 +68,7 @@ export function ErrorShellPage({ data, t }: PageProps) {
   const code = text('code');
   const message = text('message');
   const correlationId = text('correlationId');
+  const retry = errorPageAction(data);
   return (
     <ErrorView
       t={t}
@@ -65,7 +76,7 @@ export function ErrorShellPage({ data, t }: PageProps) {
       {...(correlationId ? { correlationId } : {})}
       {...(code ? { code } : {})}
       {...(message ? { message } : {})}
-      retry={errorPageAction(data)}
+      {...(retry ? { retry } : {})}
     />
   );
 }

@@ -3,6 +3,7 @@ import type { Locale } from '../../src/shared/locale';
 import type { SessionSummary } from '../../src/shared/session-summary';
 import { ShellServicesContext } from '../shell/shell-services';
 import { useToasts } from '../shell/toasts/Toasts';
+import { FAILURE_TOAST_ID } from '../shell/toasts/toast-queue';
 import type { Translate } from '../../src/shared/translate';
 import { Button } from '../ui/Button';
 import type { PageProps } from './page-props';
@@ -72,7 +73,11 @@ export function SessionsPage({ data, t }: PageProps) {
       setRows((current) => current.filter((r) => r.handle !== row.handle));
       toasts.show({ variant: 'success', message: t('common.sessions.signedOutOne') });
     } catch {
-      toasts.show({ variant: 'danger', message: t('common.sessions.failed') });
+      toasts.show({
+        id: FAILURE_TOAST_ID,
+        variant: 'danger',
+        message: t('common.sessions.failed'),
+      });
     } finally {
       setBusy(false);
     }
@@ -84,7 +89,11 @@ export function SessionsPage({ data, t }: PageProps) {
       await services.endOtherSessions();
       services.assignLocation(signOut);
     } catch {
-      toasts.show({ variant: 'danger', message: t('common.sessions.failed') });
+      toasts.show({
+        id: FAILURE_TOAST_ID,
+        variant: 'danger',
+        message: t('common.sessions.failed'),
+      });
       setBusy(false);
     }
   };

@@ -21,7 +21,11 @@ export interface ErrorViewProps {
   readonly message?: string;
   /** §2: {grading base}/support. */
   readonly supportUrl: string;
-  readonly retry: ErrorViewAction;
+  /**
+   * The way on; none for a rate limit, whose message says how long to wait: a button would fail at
+   * once, and "Please try again" would be a second instruction.
+   */
+  readonly retry?: ErrorViewAction;
 }
 
 /**
@@ -35,7 +39,7 @@ export function ErrorView({ t, correlationId, code, message, supportUrl, retry }
       <h1 id="error-view-title">{t('common.errorPage.header')}</h1>
       {message ? <p role="alert">{message}</p> : null}
       <p>
-        <span>{t('common.errorPage.subHeader')}</span>{' '}
+        <span>{t(retry ? 'common.errorPage.subHeader' : 'common.errorPage.subHeaderWait')}</span>{' '}
         <a href={supportUrl}>{t('common.errorPage.supportLink')}</a>
       </p>
       {code ? <p className="error-code">{t('common.errorPage.code', { code })}</p> : null}
@@ -46,13 +50,15 @@ export function ErrorView({ t, correlationId, code, message, supportUrl, retry }
       ) : (
         <Spinner size="sm" t={t} />
       )}
-      <div className="error-view-actions">
-        {'href' in retry ? (
-          <Button href={retry.href}>{t(`common.errorPage.${retry.label}`)}</Button>
-        ) : (
-          <Button onClick={retry.onRetry}>{t('common.errorPage.tryAgain')}</Button>
-        )}
-      </div>
+      {retry ? (
+        <div className="error-view-actions">
+          {'href' in retry ? (
+            <Button href={retry.href}>{t(`common.errorPage.${retry.label}`)}</Button>
+          ) : (
+            <Button onClick={retry.onRetry}>{t('common.errorPage.tryAgain')}</Button>
+          )}
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -59,7 +59,7 @@ export function ShellLayout({ data, t, header, footer, guarded, children }: Shel
         </main>
         <Footer data={data} t={t} variant={footer} onOpenConsent={services.openConsent} />
         <ToastRegion t={t} />
-        <ToastBridge />
+        <ToastBridge t={t} />
         <MobileAppNudge t={t} {...(services.storage ? { storage: services.storage } : {})} />
       </div>
     </ToastProvider>
@@ -67,11 +67,11 @@ export function ShellLayout({ data, t, header, footer, guarded, children }: Shel
 }
 
 /** Hands the toast queue to the browser's services (nothing on the server). */
-function ToastBridge() {
+function ToastBridge({ t }: { readonly t: Translate }) {
   const services = useContext(ShellServicesContext);
   const { show, dismiss } = useToasts();
   useEffect(() => {
-    services.connectToasts?.({ show, dismiss });
-  }, [services, show, dismiss]);
+    services.connectToasts?.({ show, dismiss }, t);
+  }, [services, show, dismiss, t]);
   return null;
 }

@@ -1,5 +1,6 @@
 import { createContext } from 'react';
 import type { AuthUserState } from '../../src/shared/shell-guard';
+import type { Translate } from '../../src/shared/translate';
 import type { ToastApi } from './toasts/Toasts';
 
 /**
@@ -35,9 +36,9 @@ export interface ShellServices {
   readonly assignLocation: (url: string) => void;
   /**
    * Receives the page's toast queue once it exists, so code outside the component tree (the API
-   * client's failures, §8 network messages) can show toasts.
+   * client's failures, §8 network messages) can show toasts, in the page's language (`t`).
    */
-  readonly connectToasts?: (toasts: Pick<ToastApi, 'show' | 'dismiss'>) => void;
+  readonly connectToasts?: (toasts: Pick<ToastApi, 'show' | 'dismiss'>, t: Translate) => void;
 }
 
 export const SERVER_SHELL_SERVICES: ShellServices = {

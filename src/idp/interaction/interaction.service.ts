@@ -15,6 +15,7 @@ import {
   transition,
 } from '../flow/signin-flow';
 import { PENDING_STEP_PARAM, PendingStep, parsePendingStep } from '../../shared/pending-step';
+import { SIGNED_OUT_PARAM } from '../../shared/signed-out-notice';
 import { PUT_OFF_RESULT, PutOffStep, PutOffSteps, putOffStepsIn } from '../provider/put-off-steps';
 import {
   EmbeddedIdp,
@@ -265,12 +266,11 @@ export class InteractionService {
       });
       return undefined;
     }
-    return this.records.create(
-      uid,
-      'EmailCheck',
-      expiresAt,
-      requested === 'welcome' ? { isNewAccount: true } : {},
-    );
+    return this.records.create(uid, 'EmailCheck', expiresAt, {
+      ...(requested === 'welcome' ? { isNewAccount: true } : {}),
+      // The fixed sentence only: the marker carries no text (signed-out-notice.ts).
+      ...(details.params[SIGNED_OUT_PARAM] === 'true' ? { notice: { key: 'signedOut' } } : {}),
+    });
   }
 
   /** What the flow of a known collector's pending steps starts from; undefined without the account. */

@@ -11,6 +11,7 @@ import {
 } from './oidc-configuration';
 import { BRAND_PARAM } from './journey-brand';
 import { PENDING_STEP_PARAM } from '../../shared/pending-step';
+import { SIGNED_OUT_PARAM } from '../../shared/signed-out-notice';
 import { PutOffSteps } from './put-off-steps';
 import { ROUTES } from '../../shared/routes';
 import { OKTA_ROUTES } from './okta-shape';
@@ -304,8 +305,9 @@ async function buildProvider(
   });
   // oidc-provider keeps in the interaction's params only the parameters it knows, and these:
   // the silent marker, the brand whose pages the steps show (journey-brand.ts) and the pending
-  // step this service asks a known collector to be shown (src/shared/pending-step.ts).
-  configuration.extraParams = [SILENT_PARAM, BRAND_PARAM, PENDING_STEP_PARAM];
+  // step this service asks a known collector to be shown (src/shared/pending-step.ts), and the
+  // signed-out marker (src/shared/signed-out-notice.ts).
+  configuration.extraParams = [SILENT_PARAM, BRAND_PARAM, PENDING_STEP_PARAM, SIGNED_OUT_PARAM];
   configuration.interactions = {
     ...configuration.interactions,
     policy: firstPartyPolicy(interactionPolicy),

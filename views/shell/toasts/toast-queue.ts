@@ -25,6 +25,12 @@ export const TOAST_SWIPE_THRESHOLD_PX = 50;
 /** §9: F8 anywhere on the page moves focus to the toast region. */
 export const TOAST_REGION_HOTKEY = 'F8';
 
+/**
+ * §8: the id of the toast a failed call shows. A page that reports the same failure in its own words
+ * shows its toast under this id too, so one failure leaves one toast, not the network's and its own.
+ */
+export const FAILURE_TOAST_ID = 'network-error';
+
 /** What a caller passes to show(): the texts are already translated. */
 export interface ToastInput {
   /** Give an id to replace a toast already shown (e.g. "saved" shown twice); otherwise one is made. */

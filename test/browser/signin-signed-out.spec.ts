@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import { LOCALES_DIR } from '../../src/config/project-paths';
+import { DEMO_PASSWORD } from '../../src/idp/demo-users';
+import { EMAIL } from '../support/signin-journey';
+import {
+  TEST_TIMEOUT_MS,
+  newShellContext,
+  seriousViolations,
+  startShellBrowser,
+  type ShellBrowser,
+} from '../support/shell-browser';
+import {
+  VISUAL_LOCALES,
+  VISUAL_THEMES,
+  VISUAL_WIDTHS,
+  layoutProblems,
+  matchesBaseline,
+  shotName,
+} from '../support/visual';
+
+/**
+ * Issue 52 item 14 in Chromium: after a sign-out, the sign-in page says "You are signed out" in the
+ * page's language, as Google's and Auth0's hosted pages do, and says it once. The collector signs in
+ * and out through the pages' own links; the notice state is pictured in en-US, fr-CA and ja-JP, at
+ * 390 and 1280 px, light and dark.
+ */
+let shell: ShellBrowser;
+
+beforeAll(async () => {
+  shell = await startShellBrowser({
+    RATE_LIMIT_SIGNIN: '100000/60',
+    RATE_LIMIT_SIGNIN_SESSION: '100000/60',
+    RATE_LIMIT_CREDENTIAL_POSTS: '100000/60',
+  });
+}, TEST_TIMEOUT_MS);
+afterAll(() => shell?.close());
+
+function text(locale: string, key: string): string {
+  const tree = JSON.parse(readFileSync(path.join(LOCALES_DIR, locale, 'common.json'), 'utf8'));
+  const value = key
+    .split('.')
+    .reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], tree);
+  if (typeof value !== 'string') throw new Error(`no text ${locale} ${key}`);
+  return value;
+}
+
+const copyrightYear = (page: Page) => [page.locator('footer').getByText(/©/)];
+
+describe.each(VISUAL_LOCALES)('signed out, in %s', (locale) => {
+  it.each(VISUAL_THEMES)(
+    'the first sign-in step after sign-out says so, once (%s theme)',
+    async (theme) => {
+      const context = await newShellContext(shell, { theme });
+      const page = await context.newPage();
+      const lang = locale === 'en-US' ? '' : `?lang=${locale}`;
+      await page.goto(`${shell.t.url}/signin${lang}`);
+      await page.waitForURL(/\/idp\/signin\//);
+      // No sign-out led here: no notice.
+      expect(await page.locator('.notice').count()).toBe(0);
+      await page.fill('#field-email', EMAIL);
+      await page.click('button[value="submit"]');
+      await page.waitForSelector('#field-password');
+      await page.fill('#field-password', DEMO_PASSWORD);
+      await page.click('button[value="submit"]');
+      await page.waitForURL(/\/collection$/);
+      await page.getByRole('link', { name: text(locale, 'collection.signOut') }).click();
+
+      await page.waitForURL(/\/idp\/signin\//);
+      await page.waitForSelector('#field-email');
+      expect(await page.getAttribute('html', 'lang')).toBe(locale);
+      const notice = page.locator('.notice[role="status"]');
+      expect(await notice.innerText()).toBe(text(locale, 'signin.notices.signedOut'));
+      expect(await seriousViolations(page)).toEqual([]);
+
+      const problems: string[] = [];
+      await page.evaluate(() => document.fonts.ready);
+      for (const { name: width, viewport } of VISUAL_WIDTHS) {
+        await page.setViewportSize(viewport);
+        const name = shotName('signin-signed-out', locale, width, theme);
+        for (const problem of await layoutProblems(page)) problems.push(`${name}: ${problem}`);
+        const mismatch = await matchesBaseline(page, name, copyrightYear(page));
+        if (mismatch) problems.push(mismatch);
+      }
+      expect(problems).toEqual([]);
+
+      // Once: the same step again does not repeat it.
+      await page.reload();
+      await page.waitForSelector('#field-email');
+      expect(await page.locator('.notice').count()).toBe(0);
+      await context.close();
+    },
+    TEST_TIMEOUT_MS,
+  );
+});

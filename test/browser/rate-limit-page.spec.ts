@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { LOCALES_DIR } from '../../src/config/project-paths';
+import { commonText } from '../support/signin-steps';
 import {
   TEST_TIMEOUT_MS,
   newShellContext,
@@ -36,15 +34,6 @@ beforeAll(async () => {
 }, TEST_TIMEOUT_MS);
 afterAll(() => shell?.close());
 
-function text(locale: string, key: string, args: Record<string, string> = {}): string {
-  const tree = JSON.parse(readFileSync(path.join(LOCALES_DIR, locale, 'common.json'), 'utf8'));
-  const value = key
-    .split('.')
-    .reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], tree);
-  if (typeof value !== 'string') throw new Error(`no text ${locale} ${key}`);
-  return value.replace(/\{(\w+)\}/g, (_, name: string) => args[name] ?? `{${name}}`);
-}
-
 const volatile = (page: Page) => [
   page.locator('footer').getByText(/©/),
   // The reference is the request's own id.
@@ -64,16 +53,18 @@ describe.each(VISUAL_LOCALES)('the rate limit page in %s', (locale) => {
       const seconds = Number(response?.headers()['retry-after']);
       expect(seconds).toBeGreaterThan(WINDOW_SECONDS - 60);
       // Ten minutes, in words, in the page's language.
-      const wait = text(locale, 'waitTime.minutes', { count: String(Math.ceil(seconds / 60)) });
-      const message = text(locale, 'errors.TooManyRequests', { wait });
+      const wait = commonText(locale, 'waitTime.minutes', {
+        count: String(Math.ceil(seconds / 60)),
+      });
+      const message = commonText(locale, 'errors.TooManyRequests', { wait });
       expect(await page.locator('[role="alert"]').innerText()).toBe(message);
       // One instruction: not "please try again" as well, and no button.
       const main = await page.locator('main').innerText();
-      expect(main).not.toContain(text(locale, 'errorPage.subHeader'));
-      expect(main).toContain(text(locale, 'errorPage.subHeaderWait'));
+      expect(main).not.toContain(commonText(locale, 'errorPage.subHeader'));
+      expect(main).toContain(commonText(locale, 'errorPage.subHeaderWait'));
       expect(await page.locator('main a.button, main button').count()).toBe(0);
       expect(
-        await page.getByRole('link', { name: text(locale, 'errorPage.tryAgain') }).count(),
+        await page.getByRole('link', { name: commonText(locale, 'errorPage.tryAgain') }).count(),
       ).toBe(0);
       expect(await seriousViolations(page)).toEqual([]);
 

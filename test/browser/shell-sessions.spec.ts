@@ -1,7 +1,6 @@
 import type { Cookie } from 'playwright-core';
-import fs from 'node:fs';
-import path from 'node:path';
 import { signedInSession } from '../support/account-api';
+import { commonText } from '../support/signin-steps';
 import {
   API_ROUTE,
   PHONE,
@@ -163,10 +162,6 @@ describe('session management in Chromium', () => {
       await page.goto(`${fixture.shell.t.url}/account/sessions?lang=${locale}`);
       await waitForHydration(page);
       await page.route(API_ROUTE, (route) => route.abort('internetdisconnected'));
-      const messages = JSON.parse(
-        fs.readFileSync(path.join(process.cwd(), 'locales', locale, 'common.json'), 'utf8'),
-      ) as { sessions: { failed: string }; network: { failed: string } };
-
       await page.locator('.session-item:not(:has(.session-current)) button').first().click();
       const toasts = page.locator('.toast-region [data-toast-id]');
       await toasts.first().waitFor();
@@ -174,7 +169,9 @@ describe('session management in Chromium', () => {
       await page.locator('.session-item button:not([disabled])').first().waitFor();
       expect(await toasts.count()).toBe(1);
       expect(await toasts.getAttribute('data-variant')).toBe('danger');
-      expect(await toasts.locator('.toast-message').textContent()).toBe(messages.sessions.failed);
+      expect(await toasts.locator('.toast-message').textContent()).toBe(
+        commonText(locale, 'sessions.failed'),
+      );
       expect(await page.locator('.toast-region').innerText()).not.toContain('Network request');
       // The variant icon is not a second "×" beside the close button.
       const icon = await toasts.evaluate((el) => getComputedStyle(el, '::before').content);

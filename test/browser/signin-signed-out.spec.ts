@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { LOCALES_DIR } from '../../src/config/project-paths';
+import { commonText } from '../support/signin-steps';
 import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import { EMAIL } from '../support/signin-journey';
 import {
@@ -37,15 +35,6 @@ beforeAll(async () => {
 }, TEST_TIMEOUT_MS);
 afterAll(() => shell?.close());
 
-function text(locale: string, key: string): string {
-  const tree = JSON.parse(readFileSync(path.join(LOCALES_DIR, locale, 'common.json'), 'utf8'));
-  const value = key
-    .split('.')
-    .reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part], tree);
-  if (typeof value !== 'string') throw new Error(`no text ${locale} ${key}`);
-  return value;
-}
-
 const copyrightYear = (page: Page) => [page.locator('footer').getByText(/©/)];
 
 describe.each(VISUAL_LOCALES)('signed out, in %s', (locale) => {
@@ -65,13 +54,13 @@ describe.each(VISUAL_LOCALES)('signed out, in %s', (locale) => {
       await page.fill('#field-password', DEMO_PASSWORD);
       await page.click('button[value="submit"]');
       await page.waitForURL(/\/collection$/);
-      await page.getByRole('link', { name: text(locale, 'collection.signOut') }).click();
+      await page.getByRole('link', { name: commonText(locale, 'collection.signOut') }).click();
 
       await page.waitForURL(/\/idp\/signin\//);
       await page.waitForSelector('#field-email');
       expect(await page.getAttribute('html', 'lang')).toBe(locale);
       const notice = page.locator('.notice[role="status"]');
-      expect(await notice.innerText()).toBe(text(locale, 'signin.notices.signedOut'));
+      expect(await notice.innerText()).toBe(commonText(locale, 'signin.notices.signedOut'));
       expect(await seriousViolations(page)).toEqual([]);
 
       const problems: string[] = [];

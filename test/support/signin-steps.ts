@@ -122,8 +122,8 @@ export async function codeFromOutbox(
   return code;
 }
 
-/** A locale's `signin` texts, with {{name}} placeholders filled in. */
-export function signinText(
+/** A locale's `common.json` text at a dotted key, with {{name}} or {name} placeholders filled in. */
+export function commonText(
   locale: string,
   key: string,
   args: Record<string, string | number> = {},
@@ -143,10 +143,19 @@ export function signinText(
     }
     return undefined;
   };
-  const text = lookup(all.signin, key.split('.'));
-  if (typeof text !== 'string') throw new Error(`no text signin.${key} in ${locale}`);
+  const text = lookup(all, key.split('.'));
+  if (typeof text !== 'string') throw new Error(`no text ${key} in ${locale}`);
   // {{name}} (i18next) or {name} (ICU), whichever the files use.
   return text.replace(/\{\{?(\w+)\}?\}/g, (_, name: string) => String(args[name] ?? ''));
+}
+
+/** A locale's `signin` texts, with {{name}} placeholders filled in. */
+export function signinText(
+  locale: string,
+  key: string,
+  args: Record<string, string | number> = {},
+): string {
+  return commonText(locale, `signin.${key}`, args);
 }
 
 export interface StepResult {

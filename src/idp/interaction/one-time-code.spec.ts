@@ -1,8 +1,8 @@
 import { oneTimeCode } from './signin-steps';
 
 /**
- * Issue 52 item 3: a one-time code as collectors paste or type it. The spaces and dashes that mail,
- * SMS and authenticator apps group its digits with are not part of it.
+ * A one-time code as collectors paste or type it (docs/embedded-idp.md). The spaces and dashes
+ * that mail, SMS and authenticator apps group its digits with are not part of it.
  */
 describe(oneTimeCode.name, () => {
   const table: [unknown, ReturnType<typeof oneTimeCode>, string][] = [

@@ -134,13 +134,13 @@ export class EmbeddedIdp {
 
   /**
    * oidc-provider, built once (a failed build is tried again): on the first request that needs it,
-   * or as soon as the listener is up (`mount`), whichever comes first. Issue 18 item 4 (cold start):
-   * loading oidc-provider and koa costs about 180 ms here (load-oidc-provider.ts loads it without
-   * holding requests up), and an empty data folder also generates the signing keys; neither is
-   * needed to answer /healthz, and /readyz says 503 until this is done. A failed build (its state store down at start) is
-   * forgotten, so the next request or readiness probe builds again: once the store answers, the IdP
-   * serves without a restart (docs/operating.md "Redis down at start"). Callers that arrive while a
-   * build runs share it.
+   * or as soon as the listener is up (`mount`), whichever comes first. For a quick cold start
+   * (docs/performance.md): loading oidc-provider and koa costs about 180 ms here
+   * (load-oidc-provider.ts loads it without holding requests up), and an empty data folder also
+   * generates the signing keys; neither is needed to answer /healthz, and /readyz says 503 until
+   * this is done. A failed build (its state store down at start) is forgotten, so the next request
+   * or readiness probe builds again: once the store answers, the IdP serves without a restart
+   * (docs/operating.md "Redis down at start"). Callers that arrive while a build runs share it.
    */
   provider(): Promise<Provider> {
     if (!this.building) {

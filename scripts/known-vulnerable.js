@@ -7,7 +7,10 @@
 //   node scripts/known-vulnerable.js                  the check: exit 1, naming each listed version
 //   npm audit --json --omit=dev | node scripts/known-vulnerable.js --update -
 //                                                     where the advisory service is reachable: add
-//                                                     what npm audit reports to the list
+//                                                     what npm audit reports to the list, and record
+//                                                     the lock's runtime packages as checked
+//   node scripts/known-vulnerable.js --reviewed "how"  where it is not: record the lock's runtime
+//                                                     packages as checked by hand, saying how
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -176,6 +179,32 @@ function withAudit(list, report) {
   return { list: { ...list, advisories }, added };
 }
 
+/** Each runtime package of the lock as `name@version`, sorted, once. */
+function lockedVersions(lock) {
+  return [...new Set(runtimePackages(lock).map((p) => `${p.name}@${p.version}`))].sort();
+}
+
+/**
+ * The runtime versions the lock holds that the list was never checked against: the list keeps, in
+ * `checkedAgainst.packages`, the versions the lock held when it was last brought up to date (by npm
+ * audit, or by a person where the advisory service is unreachable), so that a lock that changes
+ * without the list fails `npm test`, naming each new version (docs/security.md, "Dependencies").
+ */
+function uncheckedVersions(lock, list) {
+  const checked = new Set(list?.checkedAgainst?.packages ?? []);
+  return lockedVersions(lock).filter((version) => !checked.has(version));
+}
+
+/** The list, recorded as checked against this lock's runtime packages today, and how. */
+function checkedAgainst(list, lock, how, today = new Date().toISOString().slice(0, 10)) {
+  if (typeof how !== 'string' || how.trim() === '')
+    throw new Error('say how the versions were checked');
+  return {
+    ...list,
+    checkedAgainst: { how: how.trim(), on: today, packages: lockedVersions(lock) },
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------
 // The command.
 
@@ -184,7 +213,20 @@ function readJson(file) {
 }
 
 function check() {
-  const hits = listedVersionsIn(readJson(LOCK_FILE), readJson(LIST_FILE));
+  const [lock, list] = [readJson(LOCK_FILE), readJson(LIST_FILE)];
+  const unchecked = uncheckedVersions(lock, list);
+  for (const version of unchecked.slice(0, 20))
+    console.error(`${version} was never checked against advisories`);
+  if (unchecked.length > 20) console.error(`… and ${unchecked.length - 20} more`);
+  if (unchecked.length > 0) {
+    console.error(
+      `\n${unchecked.length} runtime version(s) entered package-lock.json after the list was last ` +
+        'checked: run `npm run audit:update` where the advisory service is reachable, or check them ' +
+        'by hand and run `node scripts/known-vulnerable.js --reviewed "how"` (docs/security.md).',
+    );
+    return 1;
+  }
+  const hits = listedVersionsIn(lock, list);
   for (const { name, version, where, advisory } of hits)
     console.error(
       `${name}@${version} (${where}) is listed: ${advisory.title}, ${advisory.range} (${advisory.url})`,
@@ -203,23 +245,36 @@ function check() {
 
 function update(reportFile) {
   const { list, added } = withAudit(readJson(LIST_FILE), readJson(reportFile));
-  fs.writeFileSync(LIST_FILE, `${JSON.stringify(list, null, 2)}\n`);
+  const checked = checkedAgainst(list, readJson(LOCK_FILE), 'npm audit --omit=dev');
+  fs.writeFileSync(LIST_FILE, `${JSON.stringify(checked, null, 2)}\n`);
   for (const a of added) console.log(`added ${a.name} ${a.range}: ${a.title} (${a.url})`);
   console.log(`${added.length} advisory(ies) added to security/known-vulnerable.json`);
   return 0;
 }
 
+function reviewed(how) {
+  const list = checkedAgainst(readJson(LIST_FILE), readJson(LOCK_FILE), how);
+  fs.writeFileSync(LIST_FILE, `${JSON.stringify(list, null, 2)}\n`);
+  console.log(
+    `${list.checkedAgainst.packages.length} runtime versions recorded as checked: ${how}`,
+  );
+  return 0;
+}
+
 if (require.main === module) {
   const [flag, file] = process.argv.slice(2);
-  process.exitCode = flag === '--update' ? update(file ?? '-') : check();
+  process.exitCode =
+    flag === '--update' ? update(file ?? '-') : flag === '--reviewed' ? reviewed(file) : check();
 }
 
 module.exports = {
+  checkedAgainst,
   compareVersions,
   listedVersionsIn,
   parseRange,
   parseVersion,
   runtimePackages,
   satisfies,
+  uncheckedVersions,
   withAudit,
 };

@@ -29,7 +29,12 @@ const vulnerable = require('./known-vulnerable') as {
   runtimePackages(lock: unknown): LockedPackage[];
   listedVersionsIn(lock: unknown, list: unknown): (LockedPackage & { advisory: Advisory })[];
   withAudit(list: unknown, report: unknown): { list: List; added: Advisory[] };
+  uncheckedVersions(lock: unknown, list: unknown): string[];
+  checkedAgainst(list: unknown, lock: unknown, how: string, today?: string): CheckedList;
 };
+interface CheckedList extends List {
+  checkedAgainst: { how: string; on: string; packages: string[] };
+}
 
 const ROOT = path.resolve(__dirname, '..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the files the check reads
@@ -85,6 +90,61 @@ describe('the lock against the known-vulnerable list', () => {
         expect.stringContaining('GHSA-9wv6-86v2-598j'),
       ],
     ]);
+  });
+});
+
+/**
+ * docs/security.md, "Dependencies": the list is kept in step with the lock. It records the runtime
+ * versions it was last checked against; a version that enters the lock after that fails `npm test`
+ * until someone checks it (npm audit where reachable, or by hand) and records it.
+ */
+describe('the list is checked again when the lock changes', () => {
+  it('every runtime version of package-lock.json was checked against the list’s advisories', () => {
+    expect(vulnerable.uncheckedVersions(LOCK, LIST)).toEqual([]);
+  });
+
+  const lockWith = (packages: Record<string, { version: string; dev?: boolean }>) => ({
+    lockfileVersion: 3,
+    packages: { '': { name: 'collectors-signon', version: '0.1.0' }, ...packages },
+  });
+
+  it('names each runtime version that entered the lock after the check, and only those', () => {
+    const before = lockWith({
+      'node_modules/jose': { version: '6.2.17' },
+      'node_modules/qs': { version: '6.17.1' },
+    });
+    const checked = vulnerable.checkedAgainst(
+      { advisories: [] },
+      before,
+      'npm audit',
+      '2026-11-29',
+    );
+    expect(checked.checkedAgainst).toEqual({
+      how: 'npm audit',
+      on: '2026-11-29',
+      packages: ['jose@6.2.17', 'qs@6.17.1'],
+    });
+    const after = lockWith({
+      'node_modules/jose': { version: '6.2.18' },
+      'node_modules/qs': { version: '6.17.1' },
+      'node_modules/new-thing': { version: '1.0.0' },
+      'node_modules/jest': { version: '30.0.0', dev: true },
+    });
+    expect(vulnerable.uncheckedVersions(after, checked)).toEqual([
+      'jose@6.2.18',
+      'new-thing@1.0.0',
+    ]);
+    // A list that was never checked against any lock holds nothing as checked.
+    expect(vulnerable.uncheckedVersions(before, { advisories: [] })).toEqual([
+      'jose@6.2.17',
+      'qs@6.17.1',
+    ]);
+  });
+
+  it('records a check only with a word on how it was made', () => {
+    expect(() => vulnerable.checkedAgainst({ advisories: [] }, lockWith({}), ' ')).toThrow(
+      'say how the versions were checked',
+    );
   });
 });
 

@@ -7,10 +7,12 @@ export interface TokenSigninPageProps {
   /** The brand's logo, locale and footer links (JourneyFrame). */
   readonly frame: PageFrameData;
   /**
-   * The account the link would sign in: the whole login, spelled out when it holds characters that
-   * look like others, and the collector number when known.
+   * The account the link would sign in: the name recorded when the token was handed over, the
+   * whole login, spelled out when it holds characters that look like others, and the collector
+   * number when known.
    */
   readonly account: {
+    readonly name?: string;
     readonly login: string;
     readonly spelledOut?: string;
     readonly collectorsId?: number;
@@ -22,7 +24,7 @@ export interface TokenSigninPageProps {
 /**
  * The page a `t` from another site leads to (docs/security.md, login CSRF through `t`): it names
  * the account the link would sign this browser into and asks. docs/security.md, a look-alike
- * account: the whole address, in a box of its own above the buttons, and the collector number when
+ * account: the collector's name and the whole address, in a box of its own above the buttons, and the collector number when
  * the token carries it, so that a look-alike account (cx@example.com for collector@example.com)
  * reads as what it is, and an address with characters that only look like others is spelled out
  * beneath it. docs/security.md, the offer key: both answers are posts of one form with the page's
@@ -36,6 +38,12 @@ export function TokenSigninPage({ t, frame, account, form }: TokenSigninPageProp
       <h1>{t('common.tokenSignin.title')}</h1>
       <p className="intro">{t('common.tokenSignin.body')}</p>
       <dl className="token-account">
+        {account.name !== undefined ? (
+          <div>
+            <dt>{t('common.tokenSignin.name')}</dt>
+            <dd className="token-account__name">{account.name}</dd>
+          </div>
+        ) : null}
         <div>
           <dt>{t(isEmail ? 'common.tokenSignin.email' : 'common.tokenSignin.login')}</dt>
           <dd className="token-account__login">{account.login}</dd>

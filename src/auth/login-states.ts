@@ -41,6 +41,11 @@ export interface BrandHop {
   /** The sign-in the hop belongs to: its handed-over tokens end with it (issue 32 item 2). */
   readonly family?: string;
   /**
+   * The collector's name as the session knows it, recorded with the handed-over token so that a
+   * confirmation page can name the account (docs/security.md, a look-alike account).
+   */
+  readonly name?: string;
+  /**
    * The hash of the browser's session binding: one live grant per brand there
    * (docs/brand-contract.md §6).
    */

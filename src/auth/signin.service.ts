@@ -346,6 +346,7 @@ export class SigninService {
         // hold the sign-in's own tokens, so its refresh token goes at once.
         if (!decision.createSession && current.newBinding && tokens.refreshToken)
           await this.revocations.revoke(tokens.refreshToken);
+        const collectorName = current.record.account?.name;
         const hop = (sessionId: string | undefined): BrandHop => ({
           sub: current.record.sub,
           ...(sessionId ? { sessionId } : {}),
@@ -355,6 +356,7 @@ export class SigninService {
           handoff: decision.handoff,
           clearTokenCookies: decision.clearTokenCookies,
           ...(current.record.family ? { family: current.record.family } : {}),
+          ...(collectorName ? { name: collectorName } : {}),
           browser: bindingHashOf(current.binding),
         });
         return this.toIdpForBrandGrant(journey, current, decision.createSession, hop, credentials);
@@ -523,7 +525,12 @@ export class SigninService {
     // docs/brand-contract.md §6: the refresh token this brand received before in this browser goes.
     await this.brandGrants.received(hop.browser, brand, tokens.refreshToken);
     // Issue 32 item 2: a `t` from this hop signs nobody in once the collector signs out of it.
-    await this.handed.handedOver(tokens.accessToken, decodedClaims(tokens.accessToken), hop.family);
+    await this.handed.handedOver(
+      tokens.accessToken,
+      decodedClaims(tokens.accessToken),
+      hop.family,
+      hop.name,
+    );
     const target = hop.target as SafeRedirectUrl;
     const returnUrl = hop.returnUrl as SafeRedirectUrl | undefined;
     const handoff =

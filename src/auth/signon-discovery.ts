@@ -10,7 +10,7 @@ import { BRANDS_WITHOUT_SESSION } from './after-login';
  * what it receives from this service. signon-discovery.spec.ts holds it equal to the newest heading
  * of CHANGELOG.md and to `info.version` of docs/openapi.yaml, so the three never disagree.
  */
-export const BRAND_CONTRACT_VERSION = '1.2.0';
+export const BRAND_CONTRACT_VERSION = '1.3.0';
 
 /**
  * A change announced under CHANGELOG.md's deprecation policy: listed here (and so in the discovery

@@ -2,9 +2,16 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { SESSION_STORE, SessionStore } from '../store/session-store';
+import { TokenVault } from '../store/token-vault';
 
 /** Why a handed-over access token may not start a session (issue 32 item 2). */
 export type HandedTokenRefusal = 'already-used' | 'session-ended';
+
+/** What the service recorded when it handed a token over. */
+export interface HandedOverRecord {
+  /** The collector's name as the session that handed the token over knew it, if it knew one. */
+  readonly name?: string;
+}
 
 /**
  * A token's key in the store: a hash of its `jti` (or of the token, without one), never the token.
@@ -30,21 +37,43 @@ export class HandedTokens {
   constructor(
     @Inject(SESSION_STORE) private readonly store: SessionStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly vault: TokenVault,
   ) {}
 
-  /** Remembers that `accessToken` was handed to a brand from the sign-in `family`. */
+  /**
+   * Remembers that `accessToken` was handed to a brand from the sign-in `family`, with the
+   * collector's `name` as that session knew it: the confirmation a cross-site `t` leads to names
+   * the account by it without asking the IdP (docs/security.md, a look-alike account). The name is
+   * sealed like a session's tokens (docs/security.md, nothing readable at rest).
+   */
   async handedOver(
     accessToken: string,
     claims: { readonly jti?: unknown; readonly exp?: unknown },
     family: string | undefined,
+    name?: string,
     now = Date.now(),
   ): Promise<void> {
     if (!family) return;
-    await this.store.set(
-      `handed:${handedTokenKey(accessToken, claims.jti)}`,
-      family,
-      this.ttlOf(claims.exp, now),
-    );
+    const key = handedTokenKey(accessToken, claims.jti);
+    const ttl = this.ttlOf(claims.exp, now);
+    await this.store.set(`handed:${key}`, family, ttl);
+    if (name) await this.store.set(nameKey(key), this.vault.seal(name, nameKey(key)), ttl);
+  }
+
+  /**
+   * What this service recorded when it handed `accessToken` over, or undefined for a token it never
+   * handed over (a brand's own refresh, say): such a token names an account this service cannot
+   * name beyond its login (docs/security.md, a look-alike account).
+   */
+  async record(
+    accessToken: string,
+    claims: { readonly jti?: unknown },
+  ): Promise<HandedOverRecord | undefined> {
+    const key = handedTokenKey(accessToken, claims.jti);
+    if ((await this.store.get(`handed:${key}`)) === undefined) return undefined;
+    const sealed = await this.store.get(nameKey(key));
+    const name = sealed === undefined ? undefined : this.vault.open(sealed, nameKey(key));
+    return name ? { name } : {};
   }
 
   /** The collector signed out of a session of `family`: its handed-over tokens sign nobody in. */
@@ -95,4 +124,8 @@ export class HandedTokens {
     const left = typeof exp === 'number' ? Math.ceil(exp - now / 1000) : 0;
     return Math.max(1, Math.min(left, this.config.idp.accessTokenMaxLifetimeSeconds));
   }
+}
+
+function nameKey(tokenKey: string): string {
+  return `handed-name:${tokenKey}`;
 }

@@ -28,10 +28,12 @@ export const OFFERS_PER_TOKEN: RateLimit = { limit: 10, windowSeconds: TOKEN_OFF
  *   embedded IdP alike (docs/brand-contract.md §5), shown whole;
  * - `spelledOut`: the login with its unusual characters written as code points, when it has any;
  * - `collectorsId`: the §3 CollectorsId, when the token carries it.
- * The name is not in an access token (neither IdP puts it there); only userinfo states it, which
- * would be asking the IdP before the confirmation, so the page does not show it.
+ * - `name`: the collector's name as the session that handed the token over knew it. It is not in an
+ *   access token (neither IdP puts it there) and userinfo would be asking the IdP before the
+ *   confirmation, so it comes from this service's own record of the hand-over (HandedTokens).
  */
 export interface OfferedAccount {
+  readonly name?: string;
   readonly login: string;
   /** The login spelled out, when it holds characters a reader cannot tell apart (spelledOut). */
   readonly spelledOut?: string;

@@ -15,6 +15,7 @@ import { Brand, DEFAULT_BRAND, isBrand } from '../shared/brand';
 import { ROUTES, type ServicePath, servicePath } from '../shared/routes';
 import { accountClaimsFrom } from '../oidc/account-claims';
 import { AccessTokenClaims, TOKEN_PROBLEM_MESSAGES, TokenVerifier } from './token-verifier';
+import { rateLimitAddress } from '../rate-limit/client-address';
 import { OfferRefusal, OfferedAccount, TokenOffer, TokenOffers } from './token-offers';
 
 /**
@@ -56,7 +57,13 @@ export interface PageToken {
 
 /** Why a verified `t` still signs nobody in (besides TokenVerifier's own TokenProblem). */
 type Refusal =
-  'other-client' | 'expired' | 'no-subject' | 'address-limit' | 'token-limit' | HandedTokenRefusal;
+  | 'other-client'
+  | 'expired'
+  | 'no-subject'
+  | 'address-limit'
+  | 'token-limit'
+  | 'not-handed-over'
+  | HandedTokenRefusal;
 
 const REFUSALS: Readonly<Record<Refusal, string>> = {
   'other-client': 'access token was issued to another client',
@@ -67,6 +74,8 @@ const REFUSALS: Readonly<Record<Refusal, string>> = {
   'address-limit':
     'too many links with t that ask first from this address: dropped (docs/security.md)',
   'token-limit': 'this t was offered too often: dropped (docs/security.md)',
+  'not-handed-over':
+    'a t this service never handed over asks first only through the IdP: dropped (docs/security.md)',
 };
 
 /**
@@ -216,6 +225,15 @@ export class TokenParamSignin {
       this.logger.warn({ path: page.path, reason: refused }, REFUSALS[refused]);
       return onward;
     }
+    // docs/security.md, a look-alike account: the page names the account by its whole login and
+    // the name recorded when this service handed the token over. A token it never handed over (a
+    // brand's own refresh, say) could only be named by asking the IdP before the collector
+    // confirms, so it gets no offer: the browser goes on without it, through the IdP's sign-in.
+    const handedOver = await this.handed.record(token, claims);
+    if (!handedOver) {
+      this.logger.warn({ path: page.path, reason: 'not-handed-over' }, REFUSALS['not-handed-over']);
+      return onward;
+    }
     const tokenKey = handedTokenKey(token, claims.jti);
     if (await this.offers.overLimit(tokenKey)) {
       this.logger.warn({ path: page.path, reason: 'token-limit' }, REFUSALS['token-limit']);
@@ -226,7 +244,7 @@ export class TokenParamSignin {
       tokenKey,
       target: page.target,
       brand: this.brandOf(page),
-      account: offeredAccount(claims),
+      account: offeredAccount(claims, handedOver.name),
       ...(page.userAgent ? { userAgent: page.userAgent.slice(0, 256) } : {}),
       ...(page.locale ? { locale: page.locale } : {}),
     });
@@ -305,12 +323,13 @@ export class TokenParamSignin {
 
   /**
    * docs/security.md, one `t` flooding: counts the untrusted path per client address, at
-   * RATE_LIMIT_SIGNIN: over it?
+   * RATE_LIMIT_SIGNIN: over it? An IPv6 client counts by its /64 (rateLimitAddress), as on every
+   * other limit, so rotating the interface id buys no fresh budget.
    */
   private async overAddressLimit(address: string | undefined): Promise<boolean> {
     const { limit, windowSeconds } = this.config.rateLimit.signinPerAddress;
     const hits = await this.store.increment(
-      `ratelimit:token-offer:address:${address ?? 'unknown'}`,
+      `ratelimit:token-offer:address:${rateLimitAddress(address)}`,
       windowSeconds,
     );
     return hits > limit;
@@ -382,12 +401,13 @@ export class TokenParamSignin {
  * email address at both IdPs), never cut, and the collector number when the token carries one. A
  * look-alike address (cx@ for collector@) reads as what it is; one that only looks like another (a
  * Cyrillic с for a Latin c, a zero-width character) is also spelled out (spelledOut). The name is
- * not known without userinfo, so it is not shown (OfferedAccount).
+ * the one recorded when this service handed the token over (HandedTokens.record), when it knew one.
  */
-export function offeredAccount(claims: AccessTokenClaims): OfferedAccount {
+export function offeredAccount(claims: AccessTokenClaims, name?: string): OfferedAccount {
   const login = typeof claims.sub === 'string' ? claims.sub : '';
   const spelled = spelledOut(login);
   return {
+    ...(name ? { name } : {}),
     login,
     ...(spelled !== login ? { spelledOut: spelled } : {}),
     ...(claims.CollectorsId !== undefined ? { collectorsId: claims.CollectorsId } : {}),

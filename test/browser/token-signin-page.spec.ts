@@ -64,7 +64,15 @@ describe.each(LOCALES)('in %s', (locale) => {
         common(locale, 'tokenSignin.title'),
       );
       expect(await page.locator('.token-account__login').innerText()).toBe(EMAIL);
-      expect(await page.locator('.token-account dd').allInnerTexts()).toEqual([EMAIL, '100001']);
+      // The name recorded when the token was handed over, then the whole address and the number.
+      expect(await page.locator('.token-account dd').allInnerTexts()).toEqual([
+        'Casey Collector',
+        EMAIL,
+        '100001',
+      ]);
+      expect((await page.locator('.token-account dt').first().innerText()).trim()).toBe(
+        common(locale, 'tokenSignin.name'),
+      );
       expect(await seriousViolations(page)).toEqual([]);
       const button = page.getByRole('button', {
         name: common(locale, 'tokenSignin.continue').replace('{account}', EMAIL),

@@ -26,7 +26,7 @@ const network = (): string =>
 const hostIn = (prefix: string): string =>
   `${prefix}:${[0, 1, 2, 3].map(() => randomBytes(2).toString('hex')).join(':')}`;
 
-/** The three kinds of counted request, each as an anonymous client sends it. */
+/** The four kinds of counted request, each as an anonymous client sends it. */
 const SENDS = {
   '/signin': (from: string) => request(t.url).get('/signin?b=psa').set('x-forwarded-for', from),
   'a sign-in step post': (from: string) =>
@@ -42,6 +42,14 @@ const SENDS = {
       .set('x-forwarded-for', from)
       .type('json')
       .send(JSON.stringify(encodeHexJson({ message: 'm', path: '/' }))),
+  // Counted per address (RATE_LIMIT_SIGNIN) before it looks for a session.
+  'log.signinEvent': (from: string) =>
+    request(`${t.url}${ROUTES.api}`)
+      .post('/log.signinEvent')
+      .set(CSRF_HEADER, '1')
+      .set('x-forwarded-for', from)
+      .type('json')
+      .send(JSON.stringify(encodeHexJson({ b: 'psa' }))),
 };
 
 describe.each(Object.entries(SENDS))('%s, from addresses a client picks', (_route, send) => {

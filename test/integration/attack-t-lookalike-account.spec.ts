@@ -2,7 +2,8 @@ import { decodeJwt } from 'jose';
 import { AccountStore } from '../../src/idp/accounts/account-store';
 import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import { Browser } from '../support/browser';
-import { jarCookie, locationOf, pageText, signInVia } from '../support/signin-journey';
+import * as client from 'openid-client';
+import { brandClient, jarCookie, locationOf, pageText, signInVia } from '../support/signin-journey';
 import { textOf } from '../support/signin-steps';
 import { TestApp, useTestApp } from '../support/test-app';
 import { crossSiteBrowser, pressOnConfirmation, userinfoCalls } from '../support/token-offers';
@@ -60,11 +61,12 @@ it('the attacker’s look-alike account reads as what it is: the whole address a
   const own = await confirmationFor(mine);
   expect(userinfoCalls(t.logs) - asked).toBe(0);
 
+  // The name too, as the session that handed each token over knew it (asked of no IdP now).
   expect(accountBox(lure.page.body)).toBe(
-    `Email address cx@example.com Collector number ${attacker.collectorsId}`,
+    `Name Casey Xavier Email address cx@example.com Collector number ${attacker.collectorsId}`,
   );
   expect(accountBox(own.page.body)).toBe(
-    'Email address collector@example.com Collector number 100001',
+    'Name Casey Collector Email address collector@example.com Collector number 100001',
   );
   const text = pageText(lure.page.body);
   expect(text).toContain('Continue as cx@example.com');
@@ -111,4 +113,25 @@ it('an address that only looks like the collector’s (a Cyrillic с) is spelled
   expect(pageText(page.body)).toContain(
     'so it may only look like yours. Written out: [U+0441]ollector@example.com',
   );
+});
+
+it('a t this service never handed over (a brand’s own refresh) gets no offer: it could not be named without asking the IdP', async () => {
+  // The attacker refreshes the grant their brand received with the brand's own client: a valid t
+  // for their account, with a jti this service never recorded.
+  const { landing } = await signInVia(t, new Browser(), 'b=psa', {
+    email: 'collector@example.com',
+  });
+  const rt = locationOf(landing).searchParams.get('rt') ?? '';
+  const refreshed = await client.refreshTokenGrant(await brandClient(t, 'psa'), rt);
+  const asked = userinfoCalls(t.logs);
+  const browser = crossSiteBrowser();
+  const onward = locationOf(
+    await browser.get(`${t.url}/signin?b=psa&t=${encodeURIComponent(refreshed.access_token)}`),
+  );
+  // On without the t and without an offer: the sign-in goes through the IdP, as with no t at all.
+  expect(onward.pathname).toBe('/signin');
+  expect(onward.searchParams.get('t')).toBeNull();
+  expect(await jarCookie(browser, t.url, 'signinBinding')).toBeUndefined();
+  expect(userinfoCalls(t.logs) - asked).toBe(0);
+  expect(t.logs.records.some((r) => r.reason === 'not-handed-over')).toBe(true);
 });

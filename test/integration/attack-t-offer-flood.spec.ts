@@ -138,6 +138,27 @@ describe('one instance, SQLite', () => {
     expect(whereTo(await navigate(t, token, '192.0.2.251'))).toBe('offer');
     expect(userinfoCalls(t.logs) - asked).toBe(0);
   });
+
+  it('an IPv6 client counts by its /64: rotating the interface id buys no fresh budget', async () => {
+    const { token } = await brandToken(t);
+    // Each link from a new address inside one /64, as a host that rotates its interface id
+    // (RFC 8981) would send them: one budget between them.
+    for (let i = 0; i < 20; i++)
+      await navigate(t, `eyJhbGciOiJSUzI1NiJ9.eyJqdGkiOiJ4In0.${i}`, `2001:db8:5:6::${i + 1}`);
+    const offersBefore = liveOffersInSqlite(t);
+    const limited = await navigate(t, token, '2001:db8:5:6:ffff:ffff:ffff:fffe');
+    expect(whereTo(limited)).toBe('/collection');
+    expect(liveOffersInSqlite(t)).toBe(offersBefore);
+    // A neighbouring /64 is another client, and the same t is offered from it.
+    expect(whereTo(await navigate(t, token, '2001:db8:5:7::1'))).toBe('offer');
+  });
+
+  it('an IPv4 client counts as itself whether it reaches the service as IPv4 or mapped IPv6', async () => {
+    const { token } = await brandToken(t);
+    for (let i = 0; i < 20; i++)
+      await navigate(t, `eyJhbGciOiJSUzI1NiJ9.eyJqdGkiOiJ4In0.${i}`, '198.51.100.77');
+    expect(whereTo(await navigate(t, token, '::ffff:198.51.100.77'))).toBe('/collection');
+  });
 });
 
 describe('two instances sharing Redis', () => {

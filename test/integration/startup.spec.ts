@@ -202,6 +202,28 @@ describe('start-up (npm start)', () => {
     expect(await run.stop()).toBe('');
   }, 30_000);
 
+  // docs/security.md, knowingly left open: more trusted proxies than documented starts, with a
+  // warning an operator sees in the start-up log, naming the setting.
+  it('starts in prod with more trusted proxies than documented, and its log says so', async () => {
+    const run = await startProbed('koa', {
+      ...productionEnv(),
+      TRUST_PROXY: '3',
+      SHUTDOWN_DRAIN_MS: '0',
+    });
+    expect((await waitForHealth(run.managementUrl, run.svc.exit)).status).toBe(200);
+    const warning = run.svc
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level?: number; key?: string; msg?: string })
+      .find((line) => line.key === 'TRUST_PROXY');
+    expect(warning).toMatchObject({
+      level: 40,
+      msg: expect.stringMatching(/^TRUST_PROXY: is 3, /),
+    });
+    expect(await run.stop()).toBe('');
+  }, 30_000);
+
   it('with the embedded IdP, builds it once listening: /readyz turns 200 and the IdP answers', async () => {
     const run = await startProbed('koa');
     expect((await waitForHealth(run.managementUrl, run.svc.exit)).status).toBe(200);

@@ -198,6 +198,25 @@ export function oktaJourneys(runtime: () => Runtime): void {
       expect(res.status).toBe(200);
       const body = (await res.json()) as Record<string, string>;
       expect(decodeJwt(body.access_token ?? '')).toMatchObject({ uid: OKTA_USERS.plain.uid });
+      // The app refreshes the rt it redeemed at Okta with its own client (docs/brand-contract.md §6).
+      const refreshed = await trustingFetch(`${stack.idp.issuer}/v1/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: basicAuth(PSAMOBILE_CLIENT.clientId, PSAMOBILE_CLIENT.clientSecret),
+        },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: body.refresh_token ?? '',
+          scope: 'offline_access openid customer',
+        }).toString(),
+      });
+      expect(refreshed.status).toBe(200);
+      const again = (await refreshed.json()) as Record<string, string>;
+      expect(decodeJwt(again.access_token ?? '')).toMatchObject({
+        cid: PSAMOBILE_CLIENT.clientId,
+        uid: OKTA_USERS.plain.uid,
+      });
     });
   });
 

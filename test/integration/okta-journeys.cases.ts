@@ -198,7 +198,7 @@ export function oktaJourneys(runtime: () => Runtime): void {
       expect(res.status).toBe(200);
       const body = (await res.json()) as Record<string, string>;
       expect(decodeJwt(body.access_token ?? '')).toMatchObject({ uid: OKTA_USERS.plain.uid });
-      // The app refreshes the rt it redeemed at Okta with its own client (docs/brand-contract.md §6).
+      // The app refreshes the rt it redeemed at Okta with its own client (brand-contract.md §6).
       const refreshed = await trustingFetch(`${stack.idp.issuer}/v1/token`, {
         method: 'POST',
         headers: {

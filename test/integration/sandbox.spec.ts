@@ -97,7 +97,7 @@ describe('npm run sandbox (scripts/sandbox.js)', () => {
     expect(target.searchParams.get('si')).toEqual(expect.any(String));
     expect(target.searchParams.get('rt')).toEqual(expect.any(String));
     const t = target.searchParams.get('t') ?? '';
-    // Verified as a brand verifies it (docs/brand-contract.md §4): the IdP's keys, issuer, audience.
+    // Verified as a brand does (docs/brand-contract.md §4): the IdP's keys, issuer, audience.
     const keys = (await (await trustingFetch(`${issuer}/v1/keys`)).json()) as JSONWebKeySet;
     const { payload, protectedHeader } = await jwtVerify(t, createLocalJWKSet(keys), {
       issuer,

@@ -184,12 +184,15 @@ export class AuthController {
       return;
     }
     const binding = this.cookies.read(req)[BINDING_COOKIE];
+    const { sessionId, binding: sessionBinding } = await this.sessionOf(req);
     this.send(
       res,
       await this.brandToken.land({
         ...query,
         callbackUrl: this.callbackUrl(req),
         ...(binding ? { binding } : {}),
+        ...(sessionId ? { sessionId } : {}),
+        ...(sessionBinding ? { sessionBinding } : {}),
       }),
     );
   }

@@ -7,7 +7,13 @@ import { AppError } from '../errors/app-error';
 import { HANDOFF_HEADERS, RedirectOutcome, redirectTo } from '../http/outcome';
 import { AuthEvents } from '../logging/auth-events';
 import { redactCallerUrl } from '../logging/redaction';
+import { decodedClaims } from '../oidc/account-claims';
 import { IdpError, OidcClient, TokenResult } from '../oidc/oidc-client';
+import { BrandGrants } from '../session/brand-grants';
+import { bindingHashOf } from '../session/browser-binding';
+import { HandedTokens } from '../session/handed-tokens';
+import { LiveSessions } from '../session/live-sessions';
+import { Sessions } from '../session/sessions';
 import { randomKey } from '../store/one-time-store';
 import type { Brand } from '../shared/brand';
 import { ROUTES, servicePath } from '../shared/routes';
@@ -18,10 +24,15 @@ import type { JourneyContext } from './journey';
 import { BINDING_COOKIE, LoginStates, PendingLogin } from './login-states';
 import type { BrandTokenStart, IdpAnswer } from './route-queries';
 
-/** The brand code redirect's landing: the IdP's answer on the callback URL, and the browser binding. */
+/**
+ * The brand code redirect's landing: the IdP's answer on the callback URL, the sign-in state's
+ * browser binding, and the browser's session here with its binding, where it holds one.
+ */
 export interface BrandTokenLanding extends IdpAnswer {
   readonly callbackUrl: URL;
   readonly binding?: string;
+  readonly sessionId?: string;
+  readonly sessionBinding?: string;
 }
 
 /**
@@ -39,6 +50,10 @@ export class BrandTokenService {
     private readonly loginStates: LoginStates,
     private readonly handoffs: HandoffCodes,
     private readonly events: AuthEvents,
+    private readonly liveSessions: LiveSessions,
+    private readonly sessions: Sessions,
+    private readonly brandGrants: BrandGrants,
+    private readonly handed: HandedTokens,
   ) {}
 
   private get redirectUri(): string {
@@ -150,6 +165,7 @@ export class BrandTokenService {
         'InvalidBrandTokenRedirectParams',
         'the brand target is not an allowed URL',
       );
+    await this.recordHandedOver(landing, brand, tokens);
     const handoff =
       config.handoff === 'tokens-in-url'
         ? ({ mode: 'tokens-in-url', tokens } as const)
@@ -157,6 +173,37 @@ export class BrandTokenService {
     return redirectTo(brandRedirectUrl(target.url, handoff, undefined, pending.journey.r), {
       headers: HANDOFF_HEADERS,
     });
+  }
+
+  /**
+   * What a brand hop records of the grant it hands over, recorded here too, so that tokens from
+   * this redirect are no less bound than a hop's: the brand's earlier refresh token in this browser
+   * goes (docs/brand-contract.md §6); the browser's session keeps the grant, so that its sign-out
+   * revokes it and tells the brand (§7 there, OIDC Back-Channel Logout 1.0 §2.3); and its `t` signs
+   * nobody in once the collector has signed out (docs/brand-contract.md §8). Only a session of the
+   * collector the IdP answered for keeps it: a browser signed in here as someone else must not end
+   * their grant.
+   */
+  private async recordHandedOver(
+    landing: BrandTokenLanding,
+    brand: Brand,
+    tokens: TokenResult,
+  ): Promise<void> {
+    const { sessionId, sessionBinding } = landing;
+    const own = await this.liveSessions.bound(sessionId, sessionBinding);
+    const session = own && own.sub === tokens.claims.sub ? own : undefined;
+    if (session && sessionId && tokens.refreshToken)
+      await this.sessions.recordHandedOver(sessionId, {
+        brand,
+        refreshToken: tokens.refreshToken,
+      });
+    const browser = sessionBinding ? bindingHashOf(sessionBinding) : undefined;
+    await this.brandGrants.received(browser, brand, tokens.refreshToken);
+    await this.handed.handedOver(
+      tokens.accessToken,
+      decodedClaims(tokens.accessToken),
+      session?.family,
+    );
   }
 }
 

@@ -18,8 +18,8 @@ const NEVER_SCHEMES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The sources of the pages' CSP `form-action` (docs/design.md "Headers", docs/design.md "Headers"):
- * this origin, then every origin and app scheme the one redirect policy
+ * The sources of the pages' CSP `form-action` (docs/design.md "Headers"; docs/security.md, a form
+ * post's redirect chain): this origin, then every origin and app scheme the one redirect policy
  * (src/brand/redirect-policy.ts) lets a redirect reach, and nothing else (no `*`, no `https:`).
  *
  * Why not `'self'` alone: CSP Level 3 §6.4.1 form-action is a navigation directive checked on the

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import Redis from 'ioredis';
 import * as client from 'openid-client';
 import { Browser } from '../support/browser';
+import { NAVIGATION_HEADERS, NavigatingBrowser } from '../support/navigating-browser';
 import { startRedis, type RunningRedis } from '../support/redis-server';
 import {
   jarCookie,
@@ -9,6 +10,7 @@ import {
   brandClient,
   serviceClient,
   signInVia,
+  signOutFromThisSite,
   throughBrandGrant,
   throughIdp,
 } from '../support/signin-journey';
@@ -40,6 +42,25 @@ async function signedInAtPsa(t: TestApp) {
     rt: target.searchParams.get('rt') ?? '',
     sessionRt: session?.tokens.refreshToken ?? '',
   };
+}
+
+/**
+ * The brand code redirect (/handlebrandtokenredirect?b=pcgs) in a browser signed in at the IdP:
+ * what pcgs received on its tokenURL.
+ */
+async function throughBrandCode(t: TestApp, browser: Browser): Promise<{ t: string; rt: string }> {
+  const start = await browser.get(`${t.url}/handlebrandtokenredirect?b=pcgs`);
+  const callback = await throughIdp(browser, start, '/handlebrandtokenredirect');
+  const target = locationOf(await browser.get(callback.href));
+  expect(target.pathname).toBe('/demo/brand/pcgs');
+  return { t: target.searchParams.get('t') ?? '', rt: target.searchParams.get('rt') ?? '' };
+}
+
+/** A fresh browser follows a link with `t` from this site: whether it ends up with a session. */
+async function tSignsIn(t: TestApp, token: string): Promise<boolean> {
+  const fresh = new NavigatingBrowser({ ...NAVIGATION_HEADERS, 'sec-fetch-site': 'same-origin' });
+  await fresh.get(`${t.url}/collection?t=${encodeURIComponent(token)}`);
+  return (await jarCookie(fresh, t.url, 'sessionId')) !== undefined;
 }
 
 /** Whether the browser still reaches /collection signed in. */
@@ -231,6 +252,51 @@ describe('sessions have an end (ASVS 5.0 7.3.1, 7.3.2)', () => {
       await expect(client.refreshTokenGrant(psa, first.rt)).rejects.toMatchObject({
         error: 'invalid_grant',
       });
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+});
+
+describe('the brand code redirect binds what it hands out as a brand hop does (docs/brand-contract.md §6-§8)', () => {
+  it('a second brand code redirect in the browser revokes the rt the first one gave pcgs', async () => {
+    const t = await startTestApp(LIMITS);
+    try {
+      const { browser } = await signedInAtPsa(t);
+      const pcgs = await brandClient(t, 'pcgs');
+      const first = await throughBrandCode(t, browser);
+      expect((await client.tokenIntrospection(pcgs, first.rt)).active).toBe(true);
+      const second = await throughBrandCode(t, browser);
+      expect(second.rt).not.toBe('');
+      expect(second.rt).not.toBe(first.rt);
+      expect((await client.tokenIntrospection(pcgs, second.rt)).active).toBe(true);
+      // One live grant per brand per browser: the earlier one is refused at the IdP.
+      expect((await client.tokenIntrospection(pcgs, first.rt)).active).toBe(false);
+      await expect(client.refreshTokenGrant(pcgs, first.rt)).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+
+  it('sign-out revokes the rt of the brand code redirect, and its t handed back signs nobody in', async () => {
+    const t = await startTestApp(LIMITS);
+    try {
+      const { browser } = await signedInAtPsa(t);
+      const pcgs = await brandClient(t, 'pcgs');
+      const handed = await throughBrandCode(t, browser);
+      expect((await client.tokenIntrospection(pcgs, handed.rt)).active).toBe(true);
+      await signOutFromThisSite(browser, `${t.url}/logout/collectorsid?b=pcgs`);
+      expect((await client.tokenIntrospection(pcgs, handed.rt)).active).toBe(false);
+      await expect(client.refreshTokenGrant(pcgs, handed.rt)).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
+      // The t itself is still valid until it expires (§7), yet it starts no session here any more.
+      expect(await tSignsIn(t, handed.t)).toBe(false);
+      expect(
+        t.logs.records.filter((r) => r.context === 'TokenParamSignin').map((r) => r.reason),
+      ).toContain('session-ended');
     } finally {
       await t.close();
     }

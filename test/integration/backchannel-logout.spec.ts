@@ -18,12 +18,15 @@ import { Sessions } from '../../src/session/sessions';
 import { Browser, BrowserResponse } from '../support/browser';
 import { LogoutEndpoint } from '../support/logout-endpoint';
 import {
+  basicAuth,
+  exchangeHandoff,
   jarCookie,
   locationOf,
   signInVia,
   sqliteStoreRow,
   throughBrandGrant,
   signOutFromThisSite,
+  throughIdp,
 } from '../support/signin-journey';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -47,6 +50,8 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
   const refusing = new LogoutEndpoint([400]);
   /** A brand that registered an endpoint, but that these collectors never came through. */
   const bystander = new LogoutEndpoint([200]);
+  /** An app's back end (psamobile): it receives tokens from a hop, but never a session id. */
+  const app = new LogoutEndpoint([200]);
   let jwks: ReturnType<typeof createLocalJWKSet>;
 
   beforeAll(async () => {
@@ -55,6 +60,7 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
       pcgs: await pcgs.start(),
       psajapan: await refusing.start(),
       lbe: await bystander.start(),
+      psamobile: await app.start(),
     };
     t = await startTestApp({
       BACKCHANNEL_LOGOUT_URIS: JSON.stringify(uris),
@@ -66,7 +72,7 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
   }, 60_000);
   afterAll(async () => {
     await t.close();
-    await Promise.all([psa.stop(), pcgs.stop(), refusing.stop(), bystander.stop()]);
+    await Promise.all([psa.stop(), pcgs.stop(), refusing.stop(), bystander.stop(), app.stop()]);
   });
 
   /** The `si` a brand received on its redirect, and its `t`. */
@@ -97,7 +103,7 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
     return payload;
   }
 
-  const clientOf = (brand: 'psa' | 'pcgs' | 'psajapan') =>
+  const clientOf = (brand: 'psa' | 'pcgs' | 'psajapan' | 'psamobile') =>
     t.config.brandClients[brand]?.clientId ?? 'no client';
 
   it('sign-out tells each brand the sign-in handed a session to, with its si; none other (issue 49 item 5)', async () => {
@@ -173,6 +179,64 @@ describe('back-channel logout (issue 7, OpenID Connect Back-Channel Logout 1.0)'
       before[2],
       before[3],
     ]);
+  }, 60_000);
+
+  it('the brand code redirect (/handlebrandtokenredirect?b=pcgs) owes pcgs a logout token: its client as aud, no sid', async () => {
+    const before = { pcgs: pcgs.tokens.length, psa: psa.tokens.length };
+    // Signed in at the Collectors site (a session handed to no brand), then pcgs's own code flow.
+    const { browser, record } = await signedIn('collectors');
+    const start = await browser.get(`${t.url}/handlebrandtokenredirect?b=pcgs`);
+    const callback = await throughIdp(browser, start, '/handlebrandtokenredirect');
+    const handed = received(await browser.get(callback.href));
+    expect(handed.t).not.toBe('');
+    // The redirect hands pcgs tokens only: no session of its own to name.
+    expect(handed.si).toBe('');
+    await signOutFromThisSite(browser, `${t.url}/logout/collectorsid`);
+
+    const claims = await verified(await until(() => pcgs.tokens[before.pcgs]), clientOf('pcgs'));
+    expect(claims.sub).toBe(record.sub);
+    expect(claims).not.toHaveProperty('sid');
+    expect(decodeJwt(handed.t)).toMatchObject({ uid: claims.sub, cid: clientOf('pcgs') });
+    // One token for the one grant, and nothing for psa, which this sign-in handed nothing.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(pcgs.tokens.length).toBe(before.pcgs + 1);
+    expect(psa.tokens.length).toBe(before.psa);
+  }, 60_000);
+
+  it('an app’s hop (psamobile) owes the app a logout token with its client as aud, the uid as sub, and no sid', async () => {
+    const before = app.tokens.length;
+    const { browser, sessionId, record } = await signedIn('collectors');
+    // The app's hop from the signed-in browser: a code for the app's back end, no session id (§4
+    // step 5), and the browser's sessionId cookie cleared (§4 step 7).
+    const hop = locationOf(
+      await throughBrandGrant(browser, await browser.get(`${t.url}/signin?b=psamobile`)),
+    );
+    expect(hop.searchParams.has('si')).toBe(false);
+    const credentials = t.config.brandClients.psamobile;
+    const redeemed = await exchangeHandoff(
+      t,
+      basicAuth(credentials?.clientId ?? '', credentials?.clientSecret ?? ''),
+      { code: hop.searchParams.get('code') ?? '' },
+    );
+    expect(redeemed.status).toBe(200);
+    const uid = decodeJwt(String(redeemed.json.access_token)).uid;
+    expect(await jarCookie(browser, t.url, 'sessionId')).toBeUndefined();
+    // The collector then signs out at the IdP (its end-session page, from another app): the IdP's
+    // logout token ends this sign-in's session here, and the app is told.
+    const endSession = new URL(`${t.config.idp.issuer}/v1/logout`);
+    endSession.searchParams.set('id_token_hint', record.tokens.idToken ?? '');
+    const page = await browser.get(endSession.href);
+    const form = /<form[^>]*action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/.exec(page.body);
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(form?.[2] ?? '')?.[1] ?? '';
+    await browser.post(new URL(form?.[1] ?? '', endSession).href, { xsrf, logout: 'yes' });
+    await until(async () => ((await t.app.get(Sessions).get(sessionId)) ? undefined : true));
+
+    const claims = await verified(await until(() => app.tokens[before]), clientOf('psamobile'));
+    expect(claims.aud).toBe(clientOf('psamobile'));
+    expect(claims.sub).toBe(uid);
+    expect(claims.sub).toBe(record.sub);
+    expect(claims).not.toHaveProperty('sid');
+    expect(claims.events).toEqual({ [BACKCHANNEL_LOGOUT_EVENT]: {} });
   }, 60_000);
 
   it('accepts the IdP’s logout token and ends the sessions of that IdP session', async () => {

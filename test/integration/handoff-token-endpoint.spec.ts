@@ -5,6 +5,7 @@ import { ROUTES } from '../../src/shared/routes';
 import { Browser } from '../support/browser';
 import {
   basicAuth,
+  brandClient as clientAtIdp,
   handoffKey,
   locationOf,
   signInVia,
@@ -208,6 +209,38 @@ describe('POST /api/handoff/token redeemed by openid-client (RFC 6749 §4.1.3)',
         uid: expect.any(String),
       });
       expect(tokens.refresh_token).toEqual(expect.any(String));
+    },
+    LONG,
+  );
+
+  it(
+    'the app refreshes the rt it redeemed at the IdP with its own client (refreshTokenGrant): 200, cid its client id',
+    async () => {
+      const { code } = await handoffCode('psamobile');
+      const { config } = brandClient('psamobile', 'client_secret_basic');
+      const callback = new URL(`${APP_CALLBACK}?code=${encodeURIComponent(code)}`);
+      const tokens = await client.authorizationCodeGrant(config, callback);
+      const redeemed = decodeJwt(tokens.access_token);
+      // The app's back end as any OAuth client of the IdP: discovery, its own id and secret.
+      const atIdp = await clientAtIdp(t, 'psamobile');
+      const statuses: number[] = [];
+      atIdp[client.customFetch] = async (url, options) => {
+        const res = await fetch(url, options as RequestInit);
+        statuses.push(res.status);
+        return res;
+      };
+      const refreshed = await client.refreshTokenGrant(atIdp, tokens.refresh_token ?? '');
+      expect(statuses).toEqual([200]);
+      expect(refreshed.access_token).not.toBe(tokens.access_token);
+      const { payload } = await jwtVerify(refreshed.access_token, jwks(), {
+        issuer: t.config.idp.issuer,
+        audience: t.config.idp.audience,
+      });
+      expect(payload).toMatchObject({
+        cid: credentials('psamobile').clientId,
+        uid: redeemed.uid,
+        sub: redeemed.sub,
+      });
     },
     LONG,
   );

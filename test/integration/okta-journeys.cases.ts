@@ -4,6 +4,7 @@ import type { Browser, BrowserResponse } from '../support/browser';
 import {
   OKTA_USERS,
   OktaStack,
+  PCGS_CLIENT,
   PSAMOBILE_CLIENT,
   SERVICE_CLIENT,
   accountStatusOf,
@@ -197,6 +198,25 @@ export function oktaJourneys(runtime: () => Runtime): void {
       expect(res.status).toBe(200);
       const body = (await res.json()) as Record<string, string>;
       expect(decodeJwt(body.access_token ?? '')).toMatchObject({ uid: OKTA_USERS.plain.uid });
+      // The app refreshes the rt it redeemed at Okta with its own client (brand-contract.md §6).
+      const refreshed = await trustingFetch(`${stack.idp.issuer}/v1/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: basicAuth(PSAMOBILE_CLIENT.clientId, PSAMOBILE_CLIENT.clientSecret),
+        },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: body.refresh_token ?? '',
+          scope: 'offline_access openid customer',
+        }).toString(),
+      });
+      expect(refreshed.status).toBe(200);
+      const again = (await refreshed.json()) as Record<string, string>;
+      expect(decodeJwt(again.access_token ?? '')).toMatchObject({
+        cid: PSAMOBILE_CLIENT.clientId,
+        uid: OKTA_USERS.plain.uid,
+      });
     });
   });
 
@@ -237,6 +257,59 @@ export function oktaJourneys(runtime: () => Runtime): void {
       const target = where(landed);
       expect(target.origin).toBe('https://www.pcgs.com');
       expect(decodeJwt(target.searchParams.get('t') ?? '')).toMatchObject({ cid: '0oa-pcgs-qa' });
+    });
+
+    /** The brand code redirect in a browser signed in at Okta: what pcgs received. */
+    async function throughBrandCode(browser: Browser): Promise<{ t: string; rt: string }> {
+      const start = await browser.get(`${stack.url}/handlebrandtokenredirect?b=pcgs`);
+      const callback = await throughOkta(
+        browser,
+        start,
+        OKTA_USERS.plain,
+        '/handlebrandtokenredirect',
+      );
+      const target = where(await browser.get(callback.href));
+      expect(target.origin).toBe('https://www.pcgs.com');
+      return { t: target.searchParams.get('t') ?? '', rt: target.searchParams.get('rt') ?? '' };
+    }
+
+    /** Whether Okta still holds `rt` live, asked with pcgs's own credentials (RFC 7662). */
+    async function activeAtOkta(rt: string): Promise<boolean> {
+      const res = await trustingFetch(`${stack.idp.issuer}/v1/introspect`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: basicAuth(PCGS_CLIENT.clientId, PCGS_CLIENT.clientSecret),
+        },
+        body: new URLSearchParams({ token: rt, token_type_hint: 'refresh_token' }).toString(),
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { active: boolean }).active;
+    }
+
+    it('a second one in the browser revokes the rt the first gave pcgs (docs/brand-contract.md §6)', async () => {
+      const { browser } = await signInThroughOkta(stack, OKTA_USERS.plain, 'b=collectors');
+      const first = await throughBrandCode(browser);
+      expect(await activeAtOkta(first.rt)).toBe(true);
+      const second = await throughBrandCode(browser);
+      expect(second.rt).not.toBe(first.rt);
+      await eventually('the first rt is revoked', () => activeAtOkta(first.rt).then((a) => !a));
+      expect(await activeAtOkta(second.rt)).toBe(true);
+    });
+
+    it('sign-out revokes the rt it gave pcgs, and its t handed back signs nobody in (§7, §8)', async () => {
+      const { browser } = await signInThroughOkta(stack, OKTA_USERS.plain, 'b=collectors');
+      const handed = await throughBrandCode(browser);
+      expect(await activeAtOkta(handed.rt)).toBe(true);
+      await signOutFromThisSite(browser, `${stack.url}/logout/collectorsid?b=collectors`);
+      await eventually('the rt is revoked', () => activeAtOkta(handed.rt).then((a) => !a));
+      // pcgs sends the collector back with the t it received: it starts no session any more.
+      const fresh = stack.browser();
+      const back = await fresh.request(`${stack.url}/collection?t=${handed.t}`, {
+        headers: { ...NAVIGATION, 'sec-fetch-site': 'cross-site' },
+      });
+      expect(back.headers.getSetCookie().join('\n')).not.toMatch(/sessionId=[^;]/);
+      await logLine(back.headers.get('x-request-id') ?? '', (l) => l.reason === 'session-ended');
     });
 
     it('without one: Okta answers login_required and the collector goes on to /signin', async () => {

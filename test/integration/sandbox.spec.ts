@@ -1,7 +1,11 @@
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
+import { Browser } from '../support/browser';
 import { freePort } from '../support/free-port';
+import { OKTA_USERS, throughOkta } from '../support/okta-stack';
 import { buildApp, eventually } from '../support/process-app';
+import { throughBrandGrant } from '../support/signin-journey';
 import { tempDataDir } from '../support/test-config';
 import { trustingFetch } from '../support/tls-front';
 
@@ -75,6 +79,43 @@ describe('npm run sandbox (scripts/sandbox.js)', () => {
     expect(output).toContain('CLIENT_SECRET=local-dev-brand-secret-psa-not-for-real-use');
     expect(output).toContain('plain@example.com');
   });
+
+  it('signs a demo collector in to the sandbox’s brand, whose t has production’s (Okta’s) shape', async () => {
+    // A brand team's browser: a cookie jar, the sandbox's IdP trusted through the test authority.
+    const browser = new Browser({}, trustingFetch);
+    const service = `http://localhost:${ports.service}`;
+    const issuer = `https://localhost:${ports.idp}/oauth2/default`;
+    const start = await browser.get(`${service}/signin?b=psa`);
+    const callback = await throughOkta(browser, start, OKTA_USERS.plain);
+    const landed = await throughBrandGrant(browser, await browser.get(callback.href));
+    expect(landed.status).toBe(302);
+    const target = new URL(landed.headers.get('location') ?? '', landed.url);
+    // The sandbox's brand (psa) is the brand site: its tokenURL receives si, t and rt.
+    expect(`${target.origin}${target.pathname}`).toBe(
+      `http://127.0.0.1:${ports.brandSite}/auth/signin-callback`,
+    );
+    expect(target.searchParams.get('si')).toEqual(expect.any(String));
+    expect(target.searchParams.get('rt')).toEqual(expect.any(String));
+    const t = target.searchParams.get('t') ?? '';
+    // Verified as a brand does (docs/brand-contract.md §4): the IdP's keys, issuer, audience.
+    const keys = (await (await trustingFetch(`${issuer}/v1/keys`)).json()) as JSONWebKeySet;
+    const { payload, protectedHeader } = await jwtVerify(t, createLocalJWKSet(keys), {
+      issuer,
+      audience: 'api://default',
+      algorithms: ['RS256'],
+    });
+    // Okta's shape (§5 there): no typ, sub the login, uid the user id, the collector number, and
+    // cid the brand's own development client.
+    expect(decodeProtectedHeader(t)).not.toHaveProperty('typ');
+    expect(protectedHeader.alg).toBe('RS256');
+    expect(payload).toMatchObject({
+      iss: issuer,
+      sub: 'plain@example.com',
+      uid: '00u1plainCollector',
+      CollectorsId: '4242',
+      cid: 'brand-psa',
+    });
+  }, 30_000);
 
   it('stops everything on Ctrl-C (SIGINT)', async () => {
     child.kill('SIGINT');

@@ -203,6 +203,7 @@ export class BrandTokenService {
       tokens.accessToken,
       decodedClaims(tokens.accessToken),
       session?.family,
+      session?.account?.name,
     );
   }
 }

@@ -144,6 +144,8 @@ function coldStartRuntimes() {
   const paths = ensureNode24();
   // Under bench/on-node24.js the image-shaped copy is already laid out: it is used, not made again.
   const laidOut = process.env.BENCH_APP_MAIN;
+  // .test-data/ exists only once `npm test` has run: a bench on a fresh clone makes it itself.
+  if (!laidOut) fs.mkdirSync(path.join(ROOT, '.test-data'), { recursive: true });
   const image = laidOut
     ? undefined
     : fs.mkdtempSync(path.join(ROOT, '.test-data', 'bench-node24-image-'));

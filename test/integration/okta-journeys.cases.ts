@@ -150,9 +150,10 @@ export function oktaJourneys(runtime: () => Runtime): void {
       expect(back.status).toBe(302);
       expect(where(back).pathname).toBe('/signin/continue');
       const offer = await fresh.get(where(back).href);
-      // The whole login the token carries, and its collector number (issue 50 item 2).
+      // The name the session knew, the whole login the token carries, and its collector number
+      // (issue 50 item 2).
       expect(pageText(offer.body)).toContain(
-        `Email address ${OKTA_USERS.plain.email} Collector number 4242`,
+        `Name ${OKTA_USERS.plain.name} Email address ${OKTA_USERS.plain.email} Collector number 4242`,
       );
       // The page's form, posted from the page (issue 50 item 7).
       const done = await pressOnConfirmation(stack, fresh, offer, 'continue', NAVIGATION);
@@ -165,6 +166,31 @@ export function oktaJourneys(runtime: () => Runtime): void {
       });
       const page = await fresh.get(`${stack.url}/collection`);
       expect(page.status).toBe(200);
+    });
+
+    it('one t sent on many cross-site navigations: Okta is asked nothing until the collector confirms, and past the token’s limit no offer is made (issue 50 item 1)', async () => {
+      const { landed } = await signInThroughOkta(stack, OKTA_USERS.plain, 'b=psa');
+      const t = where(landed).searchParams.get('t') ?? '';
+      const userinfo = '/oauth2/default/v1/userinfo';
+      const before = (await stack.idp.requests(userinfo)).length;
+      const sent = async (browser: Browser) =>
+        where(
+          await browser.request(`${stack.url}/collection?t=${t}`, {
+            headers: { ...NAVIGATION, 'sec-fetch-site': 'cross-site' },
+          }),
+        );
+      for (let i = 0; i < 9; i++)
+        expect((await sent(stack.browser())).pathname).toBe('/signin/continue');
+      const fresh = stack.browser();
+      const offer = await fresh.get((await sent(fresh)).href);
+      expect(offer.status).toBe(200);
+      // Ten offers asked Okta nothing; past the token's limit the link goes on without one.
+      expect((await stack.idp.requests(userinfo)).length).toBe(before);
+      expect((await sent(stack.browser())).pathname).toBe('/collection');
+      // The collector confirms the last one: only now is Okta's userinfo asked, once.
+      const done = await pressOnConfirmation(stack, fresh, offer, 'continue', NAVIGATION);
+      expect(where(done).pathname).toBe('/collection');
+      expect((await stack.idp.requests(userinfo)).length).toBe(before + 1);
     });
 
     it('the brand may call Okta’s userinfo with t', async () => {

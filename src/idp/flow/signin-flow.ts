@@ -361,8 +361,8 @@ function branch(to: Target, guard?: GuardName): DecisionBranch {
 
 export const DECISIONS: { readonly [D in DecisionName]: readonly DecisionBranch[] } = {
   // A replaced expired or reset password does not end authentication. No second password check
-  // reports MFA_REQUIRED here, so the IdP's rule is applied directly (an account with a verified factor
-  // must use it, as in Okta's transaction model): an expired password never bypasses MFA.
+  // reports MFA_REQUIRED here, so the IdP's rule is applied directly (an account with a verified
+  // factor must use it, as in Okta's transaction model): a new password never bypasses MFA.
   afterPasswordUpdate: [branch('secondFactor', 'hasFactor'), branch('afterAuthentication')],
   // MFA_REQUIRED with no verified factor has no branch: rejected (fail closed), never a sign-in
   // on the password alone.

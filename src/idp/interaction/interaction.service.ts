@@ -395,14 +395,14 @@ export class InteractionService {
 const startsOver = (state: FlowState): boolean => state.step === INITIAL_STATE.step;
 
 /**
- * What a sign-in that starts over keeps: the address typed, to correct it, and a welcome the
- * request asked for (begin). Nothing an earlier step learned about an account carries over to the
- * next address: not the account, the factor proved or being enrolled (it would name a second
- * factor in a later sign-in's `amr`), a sign-in already made, nor what was put off. A half-finished
- * authentication or welcome is asked for again at the account's next sign-in.
+ * What a sign-in that starts over keeps: the address typed, to correct it. Nothing an earlier step
+ * learned or was asked for about a collector reaches the next address: not the account, the
+ * factor proved or being enrolled (it would name a second factor in a later sign-in's `amr`), a
+ * sign-in already made, a welcome asked for, nor what was put off. What the account itself still
+ * owes (an expired password, a migration's welcome) is asked for again at its next sign-in.
  */
-function startOver({ state, csrf, email, isNewAccount }: FlowData): FlowData {
-  return { state, csrf, ...(email ? { email } : {}), ...(isNewAccount ? { isNewAccount } : {}) };
+function startOver({ state, csrf, email }: FlowData): FlowData {
+  return { state, csrf, ...(email ? { email } : {}) };
 }
 
 /** Only the buttons the step's page shows may be pressed (an unknown action is not a submit). */

@@ -270,6 +270,53 @@ describe('pending steps over HTTP, with the embedded IdP (issue 14 items 5, 6, 1
     );
   });
 
+  describe('the way out of the name step, for a collector the IdP knows (issue 52 item 16)', () => {
+    it(
+      '"Use a different email" ends the pending welcome: whoever signs in next is the one signed in',
+      async () => {
+        const other = await newCollector(t, 'en-US');
+        const browser = new Browser();
+        const start = await browser.get(`${t.url}/signin?b=psa&isMigrated=true`);
+        let next = await untilPageOrLanding(browser, start);
+        next = await post(browser, next.page, { email: 'collector@example.com' });
+        next = await post(browser, next.page, { password: DEMO_PASSWORD });
+        const landing = await browser.get(next.landing?.href ?? '');
+        const authorize = expectPendingTrip(landing, {
+          t,
+          step: 'welcome',
+          brand: 'psa',
+          locale: 'en-US',
+        });
+        next = await untilPageOrLanding(browser, await browser.get(authorize.href));
+        next = await post(browser, next.page, {});
+        expectIdpStep(next.page, {
+          step: 'EnterNameInfo',
+          locale: 'en-US',
+          mark: 'psa',
+          knownCollector: true,
+        });
+        next = await post(browser, next.page, {}, 'back');
+        expectIdpStep(next.page, { step: 'EmailCheck', locale: 'en-US', mark: 'psa' });
+        next = await post(browser, next.page, { email: other.email });
+        expectIdpStep(next.page, { step: 'EnterPassword', locale: 'en-US', mark: 'psa' });
+        next = await post(browser, next.page, { password: DEMO_PASSWORD });
+        // Another account than the IdP session's: oidc-provider ends that session first, with the
+        // form a browser posts by itself, then goes on with the authorization.
+        expect(new URL(next.page.url).pathname).toMatch(/\/v1\/authorize\//);
+        expect(next.page.body).toContain('/v1/logout/confirm');
+        // It ends at the brand, signed in as the collector who signed in last.
+        const landed = await browser.follow(await browser.submit(next.page, {}, 'yes'));
+        const finished = new URL(landed.url);
+        expect(`${finished.origin}${finished.pathname}`).toBe(
+          `${t.config.http.publicUrl}/demo/brand/psa`,
+        );
+        const session = await t.app.get(Sessions).get(finished.searchParams.get('si') ?? '');
+        expect(session?.sub).toBe(other.id);
+      },
+      LONG,
+    );
+  });
+
   describe('item 6: "Not now" on PromptSetupMfa is promptMfaSignin=false', () => {
     it(
       'mfa-setup@example.com from /signin?b=collectors&lang=en-CA: "Not now", then /collection stays; the session and the page data hold the flag',

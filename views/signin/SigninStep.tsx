@@ -22,6 +22,10 @@ export interface SigninStepProps {
   readonly termsUrl: string;
   /** For the welcome and success blocks. */
   readonly displayName?: string;
+  /** The intro, when the step's own does not fit the factor in use (an authenticator app). */
+  readonly intro?: string;
+  /** Where the sign-in leads ("to continue to PSA"), when the request named a brand. */
+  readonly destination?: string;
 }
 
 const stepText = (t: Translate, stepKey: string, part: string, args?: Record<string, string>) =>
@@ -44,12 +48,12 @@ export function SigninStep(props: SigninStepProps) {
       : undefined;
   const hasErrors = Boolean(formError) || fieldErrors.length > 0;
   const firstInvalid = fieldErrors[0]?.[0];
+  const nameArgs = props.displayName ? { name: props.displayName } : undefined;
   return (
     <JourneyFrame frame={props.frame} t={t}>
       <h1>{stepText(t, stepKey, 'title')}</h1>
-      <p className="intro">
-        {stepText(t, stepKey, 'intro', props.displayName ? { name: props.displayName } : undefined)}
-      </p>
+      {props.destination ? <p className="signin-destination">{props.destination}</p> : null}
+      <p className="intro">{props.intro ?? stepText(t, stepKey, 'intro', nameArgs)}</p>
       {view.showsEmail && props.values.email ? (
         <p className="signin-account">
           <span className="signin-account__label">{t('common.signin.signingInAs')}</span>{' '}
@@ -136,11 +140,22 @@ function TotpBlock({ t, totp }: { t: Translate; totp: { qrSvg: string; secret: s
         dangerouslySetInnerHTML={{ __html: totp.qrSvg }}
       />
       <figcaption>
-        {t('common.signin.totp.manualEntry')} <code className="secret">{totp.secret}</code>
+        {t('common.signin.totp.manualEntry')}{' '}
+        {/* In groups of four, as authenticator apps show keys; the gaps are margins, so what is
+            selected and copied is the key itself, the one the QR code's otpauth URI carries. */}
+        <code className="secret">
+          {keyGroups(totp.secret).map((group, i) => (
+            <span key={i} className="secret__group">
+              {group}
+            </span>
+          ))}
+        </code>
       </figcaption>
     </figure>
   );
 }
+
+const keyGroups = (key: string): string[] => key.match(/.{1,4}/g) ?? [];
 
 interface FieldProps {
   field: FieldView;

@@ -111,9 +111,9 @@ export const STEP_VIEWS: Readonly<Record<string, StepView>> = {
   WelcomeCollectors: { fields: [], actions: [submit()], content: 'welcome' },
   EnterNameInfo: {
     fields: [...nameFields],
-    actions: [submit('save')],
+    actions: [submit('save'), back],
   },
-  UpdateExpiredPassword: { fields: [newPassword], actions: [submit('updatePassword')] },
+  UpdateExpiredPassword: { fields: [newPassword], actions: [submit('updatePassword'), back] },
   ChooseVerifyFactor: {
     fields: [{ name: 'factor', type: 'radio', required: true, options: ['totp', 'email', 'sms'] }],
     actions: [submit(), back],
@@ -160,7 +160,7 @@ export const STEP_VIEWS: Readonly<Record<string, StepView>> = {
   },
   ForgotPassword: { fields: [email], actions: [submit('sendCode'), back] },
   VerifyRecoveryCode: { fields: [code], actions: [submit('verify'), resend, back] },
-  ResetPassword: { fields: [newPassword], actions: [submit('resetPassword')] },
+  ResetPassword: { fields: [newPassword], actions: [submit('resetPassword'), back] },
   LockedOut: {
     fields: [],
     actions: [{ action: 'unlock', label: 'unlockAccount', kind: 'primary' }, back],

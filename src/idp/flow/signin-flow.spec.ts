@@ -124,7 +124,7 @@ const ROW_CASES: readonly Case[] = [
   ['VerifyEmailCode', BACK, {}, 'EmailCheck'],
   ['WelcomeCollectors', { type: 'WELCOME_CONTINUED' }, {}, 'EnterNameInfo'],
   ['EnterNameInfo', { type: 'NAME_SAVED' }, {}, 'Done'],
-  ['EnterNameInfo', BACK, {}, 'WelcomeCollectors'],
+  ['EnterNameInfo', BACK, {}, 'EmailCheck'],
   // Password
   ['EnterPassword', pw('SUCCESS'), {}, 'Done'],
   ['EnterPassword', pw('PASSWORD_EXPIRED'), {}, 'UpdateExpiredPassword'],
@@ -159,7 +159,7 @@ const ROW_CASES: readonly Case[] = [
   ['VerifyRecoveryCode', { type: 'RECOVERY_CODE_VERIFIED' }, {}, 'ResetPassword'],
   ['VerifyRecoveryCode', RESENT, {}, 'VerifyRecoveryCode'],
   ['VerifyRecoveryCode', BACK, {}, 'ForgotPassword'],
-  ['ResetPassword', { type: 'PASSWORD_RESET' }, {}, 'EnterPassword'],
+  ['ResetPassword', { type: 'PASSWORD_RESET' }, {}, 'Done'],
   ['ResetPassword', BACK, {}, 'EnterPassword'],
   // Addition: unlock
   ['LockedOut', { type: 'UNLOCK_REQUESTED' }, {}, 'UnlockAccount'],
@@ -551,6 +551,8 @@ describe('sign-in flow (§4 Sign-in flow)', () => {
       const AUTHENTICATING = new Set<string>([
         'PASSWORD_CHECKED{"outcome":"SUCCESS"}',
         'PASSWORD_UPDATED',
+        // The recovery code proved the mailbox, and the new password is now known.
+        'PASSWORD_RESET',
         'FACTOR_VERIFIED',
         'EMAIL_CODE_VERIFIED',
       ]);
@@ -568,9 +570,12 @@ describe('sign-in flow (§4 Sign-in flow)', () => {
       expect([...entries].filter((e) => !AUTHENTICATING.has(e))).toEqual([]);
     });
 
-    it('a replaced expired password never gets past a verified factor', () => {
+    it.each([
+      ['a replaced expired password', 'UpdateExpiredPassword', UPDATED],
+      ['a reset password', 'ResetPassword', { type: 'PASSWORD_RESET' }],
+    ] as const)('%s never gets past a verified factor', (_name, from, event) => {
       for (const context of ALL_CONTEXTS.filter((c) => c.factors.length > 0)) {
-        const result = transition(state('UpdateExpiredPassword'), UPDATED, context);
+        const result = transition(state(from), event, context);
         expect(
           result.ok && ['ChooseVerifyFactor', 'VerifyFactor'].includes(result.state.step),
         ).toBe(true);

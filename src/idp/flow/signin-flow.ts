@@ -360,9 +360,9 @@ function branch(to: Target, guard?: GuardName): DecisionBranch {
 }
 
 export const DECISIONS: { readonly [D in DecisionName]: readonly DecisionBranch[] } = {
-  // A replaced expired password does not end authentication. No second password check reports
-  // MFA_REQUIRED here, so the IdP's rule is applied directly (an account with a verified factor
-  // must use it, as in Okta's transaction model): an expired password never bypasses MFA.
+  // A replaced expired or reset password does not end authentication. No second password check
+  // reports MFA_REQUIRED here, so the IdP's rule is applied directly (an account with a verified
+  // factor must use it, as in Okta's transaction model): a new password never bypasses MFA.
   afterPasswordUpdate: [branch('secondFactor', 'hasFactor'), branch('afterAuthentication')],
   // MFA_REQUIRED with no verified factor has no branch: rejected (fail closed), never a sign-in
   // on the password alone.
@@ -422,7 +422,9 @@ export const TRANSITIONS: readonly TransitionRow[] = [
   on('VerifyEmailCode', 'BACK', 'EmailCheck'),
   on('WelcomeCollectors', 'WELCOME_CONTINUED', 'EnterNameInfo'),
   on('EnterNameInfo', 'NAME_SAVED', 'afterOnboarding'),
-  on('EnterNameInfo', 'BACK', 'WelcomeCollectors'),
+  // The way out of the welcome steps is another address: this sign-in attempt ends, and the
+  // welcome is asked again at the account's next sign-in (the step before it has no form to redo).
+  on('EnterNameInfo', 'BACK', 'EmailCheck'),
 
   // §4 Outcomes of the password check.
   on('EnterPassword', 'PASSWORD_CHECKED', 'afterAuthentication', 'outcomeSuccess'),
@@ -458,14 +460,15 @@ export const TRANSITIONS: readonly TransitionRow[] = [
   on('Survey', 'SURVEY_SKIPPED', 'Done'),
 
   // Addition: password recovery. The email step moves on whether or not the account exists (its
-  // event has no accountExists), so the page does not reveal it. A reset leads back to the
-  // password: the full check, second factor included.
+  // event has no accountExists), so the page does not reveal it. A reset goes on with the sign-in
+  // as a replaced expired password does: the code proved the mailbox and the new password is
+  // known, so asking for it again proves nothing more, but a verified second factor is still due.
   on('ForgotPassword', 'FORGOT_PASSWORD_SUBMITTED', 'VerifyRecoveryCode'),
   on('ForgotPassword', 'BACK', 'EnterPassword'),
   on('VerifyRecoveryCode', 'RECOVERY_CODE_VERIFIED', 'ResetPassword'),
   on('VerifyRecoveryCode', 'CODE_RESENT', 'VerifyRecoveryCode'),
   on('VerifyRecoveryCode', 'BACK', 'ForgotPassword'),
-  on('ResetPassword', 'PASSWORD_RESET', 'EnterPassword'),
+  on('ResetPassword', 'PASSWORD_RESET', 'afterPasswordUpdate'),
   on('ResetPassword', 'BACK', 'EnterPassword'),
 
   // Addition: self-service unlock after LOCKED_OUT, same shape as recovery.

@@ -8,6 +8,7 @@ import {
   FlowContext,
   FlowEvent,
   FlowState,
+  INITIAL_STATE,
   afterAuthentication,
   parseStateKey,
   stateKey,
@@ -27,7 +28,7 @@ import { interactionPath } from '../provider/okta-shape';
 import { saveFirstPartyGrant } from '../provider/first-party-grant';
 import { FlowData, FlowRecords, csrfMatches, newCsrfToken } from './flow-records';
 import type { PageContext } from './page-context';
-import { journeyBrand } from '../provider/journey-brand';
+import { journeyBrand, journeyDestination } from '../provider/journey-brand';
 import { SigninSteps } from './signin-steps';
 import { STEP_VIEWS, offeredActions } from '../../../views/signin/step-views';
 import { REQUIRED_FIELDS_SCRIPT } from '../../../views/signin/required-fields-script';
@@ -58,13 +59,21 @@ function putOffBy(event: FlowEvent): PutOffStep | undefined {
   return undefined;
 }
 
-/** A step's page context and the brand its authorization request named (journeyBrand). */
+/**
+ * A step's page context, the brand its authorization request named (journeyBrand) and the site
+ * the sign-in leads to (journeyDestination).
+ */
 interface StepContext extends PageContext {
   readonly brand: Brand;
+  readonly destination: string | undefined;
 }
 
 function stepContext(page: (uiLocales?: string) => PageContext, details: Details): StepContext {
-  return { ...page(uiLocales(details)), brand: journeyBrand(details.params) };
+  return {
+    ...page(uiLocales(details)),
+    brand: journeyBrand(details.params),
+    destination: journeyDestination(details.params),
+  };
 }
 
 /**
@@ -165,9 +174,11 @@ export class InteractionService {
       };
     }
     const putOff = putOffBy(outcome.event);
-    const next: FlowData = putOff
-      ? { ...patched, putOff: [...new Set([...(patched.putOff ?? []), putOff])] }
-      : patched;
+    const next: FlowData = startsOver(moved.state)
+      ? startOver(patched)
+      : putOff
+        ? { ...patched, putOff: [...new Set([...(patched.putOff ?? []), putOff])] }
+        : patched;
     if (moved.state.step === 'Done' && next.accountId) {
       await this.records.delete(uid);
       if (next.signedIn) {
@@ -370,6 +381,7 @@ export class InteractionService {
       ...(verified ? { options: { factor: verified } } : {}),
       ...(displayName ? { displayName } : {}),
       ...(back.ok ? { backTo: stateKey(back.state) } : {}),
+      ...(ctx.destination ? { destination: ctx.destination } : {}),
     });
     return this.pages.framed(frame, page.title, page.body, REQUIRED_FIELDS_SCRIPT);
   }
@@ -377,6 +389,20 @@ export class InteractionService {
   private nextStep(uid: string, ctx: PageContext): InteractionOutcome {
     return { kind: 'next-step', location: `${interactionPath(uid)}${ctx.langQuery}` };
   }
+}
+
+/** Back at the email step, the sign-in starts over ("Use a different email"). */
+const startsOver = (state: FlowState): boolean => state.step === INITIAL_STATE.step;
+
+/**
+ * What a sign-in that starts over keeps: the address typed, to correct it. Nothing an earlier step
+ * learned or was asked for about a collector reaches the next address: not the account, the
+ * factor proved or being enrolled (it would name a second factor in a later sign-in's `amr`), a
+ * sign-in already made, a welcome asked for, nor what was put off. What the account itself still
+ * owes (an expired password, a migration's welcome) is asked for again at its next sign-in.
+ */
+function startOver({ state, csrf, email }: FlowData): FlowData {
+  return { state, csrf, ...(email ? { email } : {}) };
 }
 
 /** Only the buttons the step's page shows may be pressed (an unknown action is not a submit). */

@@ -123,7 +123,8 @@ export class SigninSteps {
         this.requestCode(i, 'recover-password', { type: 'FORGOT_PASSWORD_SUBMITTED' }),
       VerifyRecoveryCode: (i) =>
         this.verifyCode(i, 'recover-password', { type: 'RECOVERY_CODE_VERIFIED' }),
-      ResetPassword: (i) => this.newPassword(i, { type: 'PASSWORD_RESET' }, true),
+      ResetPassword: (i) =>
+        this.withSecondFactorReady(i, this.newPassword(i, { type: 'PASSWORD_RESET' }, true)),
       LockedOut: () => Promise.resolve({ kind: 'event', event: { type: 'UNLOCK_REQUESTED' } }),
       UnlockAccount: (i) =>
         this.requestCode(i, 'unlock-account', { type: 'UNLOCK_EMAIL_SUBMITTED' }),
@@ -273,14 +274,24 @@ export class SigninSteps {
   }
 
   /** §4: an expired password, once replaced, leads on like a correct one (second factor if any). */
-  private async updateExpiredPassword(input: StepInput): Promise<StepOutcome> {
-    const factors = input.data.accountId
-      ? await this.deps.factors.listVerified(input.data.accountId)
-      : [];
-    // The flow sends the collector on to a second factor when the account has one (§4).
-    const result = await this.newPassword(input, { type: 'PASSWORD_UPDATED' });
+  private updateExpiredPassword(input: StepInput): Promise<StepOutcome> {
+    return this.withSecondFactorReady(input, this.newPassword(input, { type: 'PASSWORD_UPDATED' }));
+  }
+
+  /**
+   * A new password (expired, or reset after recovery) leads on to the account's second factor when
+   * it has one (the flow's afterPasswordUpdate): a sole emailed or texted factor gets its code on
+   * the way, as after a correct password, so the next page's code was sent.
+   */
+  private async withSecondFactorReady(
+    input: StepInput,
+    outcome: Promise<StepOutcome>,
+  ): Promise<StepOutcome> {
+    const result = await outcome;
+    if (result.kind !== 'event' || !input.data.accountId) return result;
+    const factors = await this.deps.factors.listVerified(input.data.accountId);
     const only = factors.length === 1 ? factors[0]?.type : undefined;
-    if (result.kind !== 'event' || !only) return result;
+    if (!only) return result;
     return {
       ...result,
       patch: {

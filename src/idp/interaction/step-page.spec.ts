@@ -282,3 +282,29 @@ describe('the password step (issue 33 item 3)', () => {
     expect(html).toContain('value="back"');
   });
 });
+
+describe('the code steps say where the code comes from', () => {
+  const data = (factor: FlowData['factor']): FlowData => ({
+    state: 'x',
+    csrf: 'token',
+    email: 'a@example.com',
+    ...(factor ? { factor } : {}),
+  });
+  const introOf = (html: string) => textOf(between(html, /<p class="intro"/, '</p>'));
+
+  it.each([
+    ['VerifyFactor', 'totp', 'guide.totpCode'],
+    ['VerifyFactor', 'email', 'steps.VerifyFactor.intro'],
+    ['VerifyFactor', 'sms', 'steps.VerifyFactor.intro'],
+    ['SetupMfa.VerifyCurrentFactor', 'totp', 'guide.totpCurrentCode'],
+    ['SetupMfa.VerifyCurrentFactor', 'sms', 'steps.SetupMfa.VerifyCurrentFactor.intro'],
+    ['SetupMfa.VerifyNewFactor', 'totp', 'guide.totpScan'],
+    ['SetupMfa.VerifyNewFactor', 'email', 'steps.SetupMfa.VerifyNewFactor.intro'],
+  ] as const)('%s with %s: %s', (stepKey, factor, key) => {
+    for (const locale of LOCALES) {
+      const html = render(stepKey, data(factor), locale);
+      const expected = translateFor(locale)(`common.signin.${key}`);
+      expect({ locale, intro: introOf(html) }).toEqual({ locale, intro: expected });
+    }
+  });
+});

@@ -22,7 +22,19 @@ export interface StepPageInput {
   readonly displayName?: string;
   /** The step the flow's BACK leads to from here, which names the back action (backLabel). */
   readonly backTo?: string;
+  /** The site the sign-in leads to, by name (journeyDestination): "to continue to PSA". */
+  readonly destination?: string;
 }
+
+/**
+ * An authenticator app makes its own codes: on its steps the intro says where the code comes from
+ * (and, at set-up, to scan the QR code first), where the others' speak of a code in general.
+ */
+const AUTHENTICATOR_INTROS: Readonly<Record<string, string>> = {
+  VerifyFactor: 'totpCode',
+  'SetupMfa.VerifyCurrentFactor': 'totpCurrentCode',
+  'SetupMfa.VerifyNewFactor': 'totpScan',
+};
 
 /**
  * Messages that hold a count, and the argument that holds it. Each has a second form, `<key>One`,
@@ -95,6 +107,8 @@ export function stepPage(input: StepPageInput): StepPage {
     ? signinMessage(t, input.frame.locale, `notices.${data.notice.key}`, data.notice.args)
     : undefined;
   const title = t(`common.signin.steps.${input.stepKey}.title`);
+  const authenticatorIntro =
+    data.factor === 'totp' ? AUTHENTICATOR_INTROS[input.stepKey] : undefined;
   const body = createElement(SigninStep, {
     stepKey: input.stepKey,
     view: { ...view, actions: offeredActions(view, data.factor, input.backTo) },
@@ -107,6 +121,10 @@ export function stepPage(input: StepPageInput): StepPage {
     ...(input.options ? { options: input.options } : {}),
     ...(data.totp ? { totp: data.totp } : {}),
     ...(input.displayName ? { displayName: input.displayName } : {}),
+    ...(authenticatorIntro ? { intro: t(`common.signin.guide.${authenticatorIntro}`) } : {}),
+    ...(input.destination
+      ? { destination: t('common.signin.guide.continueTo', { brand: input.destination }) }
+      : {}),
     frame: input.frame,
     termsUrl: input.termsUrl,
   });

@@ -1,4 +1,5 @@
 import { Brand, DEFAULT_BRAND, isBrand } from '../../shared/brand';
+import { BRAND_DEFINITIONS } from '../../shared/brand-definitions';
 import { DEFAULT_LOCALE, type Locale, normalizeLocale } from '../../shared/locale';
 
 /**
@@ -16,6 +17,19 @@ export const BRAND_PARAM = 'brand';
 export function journeyBrand(params: Readonly<Record<string, unknown>> | undefined): Brand {
   const value = params?.[BRAND_PARAM];
   return typeof value === 'string' && isBrand(value) ? value : DEFAULT_BRAND;
+}
+
+/**
+ * The name of the site the sign-in leads to ("to continue to PSA", as Google's and Auth0's hosted
+ * pages say), from the brand table: only when the request names one of ours other than this
+ * product's own, collectors, which is also what a request that names none is shown as.
+ */
+export function journeyDestination(
+  params: Readonly<Record<string, unknown>> | undefined,
+): string | undefined {
+  const value = params?.[BRAND_PARAM];
+  if (typeof value !== 'string' || !isBrand(value) || value === DEFAULT_BRAND) return undefined;
+  return BRAND_DEFINITIONS[value].companyName;
 }
 
 /**

@@ -325,8 +325,8 @@ function Field(props: FieldProps) {
 }
 
 /**
- * Shows or hides the password typed beside it. Hidden until the page's script (password-fields
- * -script.ts) makes it work, so a page without JavaScript shows no button that does nothing. A
+ * Shows or hides the password typed beside it. Hidden until the page's script makes it work
+ * (password-fields-script.ts), so a page without JavaScript shows no button that does nothing. A
  * plain button (type="button": it never submits) whose name says what it will do, in the page's
  * language; the visible word is part of that name (WCAG 2.5.3).
  */

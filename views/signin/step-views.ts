@@ -1,3 +1,5 @@
+import type { Locale } from '../../src/shared/locale';
+
 /**
  * What each sign-in step shows, as data (§4 Sign-in flow). One component (SigninStep) renders any row,
  * so adding a step is a table row and its translations, not a new page.
@@ -102,10 +104,10 @@ const nameFields: readonly FieldView[] = [
  * is written and said. The fields keep their names and autocomplete tokens, so only the order (and
  * so the tab order) changes.
  */
-const FAMILY_NAME_FIRST: ReadonlySet<string> = new Set(['ja-JP']);
+const FAMILY_NAME_FIRST: ReadonlySet<Locale> = new Set<Locale>(['ja-JP']);
 
 /** A step's fields in the order the page's language asks for them. */
-export function fieldsInOrder(fields: readonly FieldView[], locale: string): readonly FieldView[] {
+export function fieldsInOrder(fields: readonly FieldView[], locale: Locale): readonly FieldView[] {
   if (!FAMILY_NAME_FIRST.has(locale)) return fields;
   const given = fields.findIndex((field) => field.name === 'givenName');
   const family = fields.findIndex((field) => field.name === 'familyName');

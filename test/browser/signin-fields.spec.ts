@@ -268,7 +268,7 @@ describe('the sign-in fields (issue 52 items 2, 5, 6, 9, 10)', () => {
   );
 
   it.each(['fr-CA', 'ja-JP'] as const)(
-    'item 10: %s: the password can be shown and hidden, by pointer and keyboard, and still signs in',
+    'item 10: %s: the password is shown and hidden by pointer and keyboard, and still signs in',
     async (locale) => {
       const page = await newPage();
       const posts: string[] = [];

@@ -81,9 +81,9 @@ export function translateErrors(
 }
 
 /**
- * A new password that misses rules: the rules are said once, in the checklist under the field, which
- * marks the ones missed (SigninStep's unmetPasswordRules); the field's message says only that. A
- * password over the upper bound, which the checklist does not list, is named.
+ * A new password that misses rules: the rules are said once, in the checklist under the field,
+ * which marks the ones missed (SigninStep's unmetPasswordRules); the field's message says only
+ * that. A password over the upper bound, which the checklist does not list, is named.
  */
 function rulesMessage(rules: readonly PasswordRule[], t: Translate): string {
   return rules.includes('maxLength')

@@ -43,7 +43,9 @@ describe('sign-in steps in Chromium', () => {
       expect(await seriousViolations(page)).toEqual([]);
       await page.fill('#field-password', 'wrong-password');
       await page.click('button[value="submit"]');
-      await page.waitForSelector('[role="alert"]');
+      // A form of one field says its error at the field, which has the focus (issue 52 item 9).
+      await page.waitForSelector('#field-password-error');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('field-password');
       expect(await seriousViolations(page)).toEqual([]);
       // The field in error is marked and described for screen readers.
       expect(await page.getAttribute('#field-password', 'aria-invalid')).toBe('true');

@@ -15,9 +15,11 @@ import {
   errorSummary,
   formActionOf,
   noticeText,
+  refusalText,
   signinText,
   stepTitle,
   textOf,
+  unmetRules,
 } from '../support/signin-steps';
 import { TestApp, startTestApp } from '../support/test-app';
 
@@ -44,7 +46,10 @@ function expectUsablePage(page: BrowserResponse, status = 200): void {
   expect(accessibilityProblems(page)).toEqual([]);
 }
 
-/** A refused post: the status, the message in the error summary, and the flow did not move. */
+/**
+ * A refused post: the status, the message (in the error summary, or next to the field on a form of
+ * one field, which has no summary), and the flow did not move.
+ */
 async function expectRefused(
   idp: SigninDriver,
   browser: Browser,
@@ -52,8 +57,7 @@ async function expectRefused(
   expected: { status: number; step: string; message: string; locale?: string },
 ): Promise<void> {
   expectUsablePage(refused, expected.status);
-  expect(errorSummary(refused)).toContain(expected.message);
-  expect(refused.body).toMatch(/class="error-summary" role="alert"/);
+  expect(refusalText(refused)).toContain(expected.message);
   const now = await idp.current(browser, refused);
   expect(now.status).toBe(200);
   expect(stepTitle(now)).toBe(title(expected.step, expected.locale));
@@ -209,8 +213,9 @@ describe('embedded IdP sign-in steps over HTTP', () => {
         await expectRefused(app.idp, browser, weak.page, {
           status: 400,
           step: 'UpdateExpiredPassword',
-          message: signinText('en-US', 'passwordRules.minLength'),
+          message: signinText('en-US', 'fieldHelp.rulesUnmet'),
         });
+        expect(unmetRules(weak.page)).toEqual(['minLength', 'uppercase', 'digit', 'special']);
 
         await app.idp.done(browser, update, { newPassword: NEW_PASSWORD });
         // The new password is the password now, and it is no longer expired.
@@ -591,7 +596,7 @@ describe('embedded IdP sign-in steps over HTTP', () => {
         expect(stepTitle(create)).toBe(title('CreateAccount'));
         expect(create.body).toContain('<label for="field-acceptTerms"');
 
-        // A weak password: every rule it misses is listed, and only those.
+        // A weak password: the checklist marks every rule it misses, and only those.
         const account = { givenName: 'Ada', familyName: 'Lovelace' };
         const weak = await app.idp.step(browser, create, {
           ...account,
@@ -601,12 +606,9 @@ describe('embedded IdP sign-in steps over HTTP', () => {
         await expectRefused(app.idp, browser, weak.page, {
           status: 400,
           step: 'CreateAccount',
-          message: signinText('en-US', 'passwordRules.minLength'),
+          message: signinText('en-US', 'fieldHelp.rulesUnmet'),
         });
-        const summary = errorSummary(weak.page) ?? '';
-        for (const rule of ['minLength', 'uppercase', 'digit', 'special'])
-          expect(summary).toContain(signinText('en-US', `passwordRules.${rule}`));
-        expect(summary).not.toContain(signinText('en-US', 'passwordRules.lowercase'));
+        expect(unmetRules(weak.page)).toEqual(['minLength', 'uppercase', 'digit', 'special']);
         // What was typed is kept, except the password.
         expect(weak.page.body).toContain('value="Ada"');
         expect(weak.page.body).not.toContain('value="abc"');
@@ -790,15 +792,16 @@ describe('embedded IdP sign-in steps over HTTP', () => {
             status: 400,
             step: 'CreateAccount',
             locale,
-            message: signinText(locale, 'passwordRules.uppercase'),
+            message: signinText(locale, 'fieldHelp.rulesUnmet'),
           });
           expect(weak.page.body).toMatch(new RegExp(`<html lang="${locale}"`));
-          const summary = errorSummary(weak.page) ?? '';
-          for (const rule of ['uppercase', 'digit', 'special'])
-            expect(summary).toContain(signinText(locale, `passwordRules.${rule}`));
-          for (const rule of ['minLength', 'lowercase'])
-            expect(summary).not.toContain(signinText(locale, `passwordRules.${rule}`));
-          expect(summary).toContain(signinText(locale, 'errorSummary'));
+          expect(unmetRules(weak.page)).toEqual(['uppercase', 'digit', 'special']);
+          const checklist = textOf(
+            /<div class="password-rules"[\s\S]*?<\/ul>/.exec(weak.page.body)?.[0] ?? '',
+          );
+          for (const rule of ['minLength', 'lowercase', 'uppercase', 'digit', 'special'])
+            expect(checklist).toContain(signinText(locale, `fieldHelp.rules.${rule}`));
+          expect(errorSummary(weak.page)).toContain(signinText(locale, 'errorSummary'));
         },
         LONG,
       );
@@ -880,8 +883,9 @@ describe('embedded IdP sign-in steps over HTTP', () => {
         await expectRefused(app.idp, browser, weak.page, {
           status: 400,
           step: 'ResetPassword',
-          message: signinText('en-US', 'passwordRules.uppercase'),
+          message: signinText('en-US', 'fieldHelp.rulesUnmet'),
         });
+        expect(unmetRules(weak.page)).toEqual(['uppercase', 'digit', 'special']);
         // Issue 52 item 15: the reset goes on with the sign-in (this account has nothing more to
         // ask), rather than asking for the new password again.
         await app.idp.done(browser, reset, { newPassword: NEW_PASSWORD });

@@ -43,6 +43,26 @@ export function errorSummary(page: BrowserResponse): string | undefined {
   return match ? textOf(match[1] ?? '') : undefined;
 }
 
+/** The messages next to the fields, by field name (`<p id="field-<name>-error">`). */
+export function fieldErrors(page: BrowserResponse): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const match of page.body.matchAll(/<p id="field-([\w-]+)-error"[^>]*>([\s\S]*?)<\/p>/g))
+    found[match[1] ?? ''] = textOf(match[2] ?? '');
+  return found;
+}
+
+/** What a refused post says: its error summary if it has one, and the fields' own messages. */
+export function refusalText(page: BrowserResponse): string {
+  return [errorSummary(page) ?? '', ...Object.values(fieldErrors(page))].join(' ');
+}
+
+/** The password rules the checklist marks as missed (data-met="false"), in its order. */
+export function unmetRules(page: BrowserResponse): string[] {
+  return [
+    ...page.body.matchAll(/<li class="password-rule" data-rule="(\w+)" data-met="false"/g),
+  ].map((match) => match[1] ?? '');
+}
+
 /** The notice (role="status") shown once after e.g. a code was sent, or undefined. */
 export function noticeText(page: BrowserResponse): string | undefined {
   const match = /<p[^>]*role="status"[^>]*>([\s\S]*?)<\/p>/.exec(page.body);

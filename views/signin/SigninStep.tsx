@@ -1,7 +1,8 @@
 import type { Translate } from '../../src/shared/translate';
 import { JourneyFrame } from '../JourneyFrame';
 import type { PageFrameData } from '../shell/shell-data';
-import type { ActionView, FieldView, StepView } from './step-views';
+import { PASSWORD_CHECKLIST_RULES, PasswordChecklist } from './PasswordChecklist';
+import { fieldsInOrder, type ActionView, type FieldView, type StepView } from './step-views';
 
 export interface SigninStepProps {
   readonly stepKey: string;
@@ -26,6 +27,11 @@ export interface SigninStepProps {
   readonly intro?: string;
   /** Where the sign-in leads ("to continue to PSA"), when the request named a brand. */
   readonly destination?: string;
+  /**
+   * The password rules the last post's new password missed, as the server checked them: the
+   * checklist marks each rule met or not. Without it the rules are a plain list.
+   */
+  readonly unmetPasswordRules?: readonly string[];
 }
 
 const stepText = (t: Translate, stepKey: string, part: string, args?: Record<string, string>) =>
@@ -39,14 +45,21 @@ const stepText = (t: Translate, stepKey: string, part: string, args?: Record<str
  */
 export function SigninStep(props: SigninStepProps) {
   const { stepKey, view, t, errors } = props;
-  const fieldErrors = Object.entries(errors.fields).filter(([, message]) => message);
+  const fields = fieldsInOrder(view.fields, props.frame.locale);
+  // In the order the fields are asked for, so the summary and the focus follow the form.
+  const fieldErrors = Object.entries(errors.fields)
+    .filter(([, message]) => message)
+    .sort(([a], [b]) => fieldRank(fields, a) - fieldRank(fields, b));
   // The summary says each thing once: a form message that a field already says is left to the
   // field's entry, which also leads to the field.
   const formError =
     errors.form && !fieldErrors.some(([, message]) => message === errors.form)
       ? errors.form
       : undefined;
-  const hasErrors = Boolean(formError) || fieldErrors.length > 0;
+  // A form of one field says its error next to that field only: a summary above would say it twice.
+  // Where there are several fields, the summary lists each one's error and leads to it.
+  const summarised = fields.length > 1 ? fieldErrors : [];
+  const hasErrors = Boolean(formError) || summarised.length > 0;
   const firstInvalid = fieldErrors[0]?.[0];
   const nameArgs = props.displayName ? { name: props.displayName } : undefined;
   return (
@@ -59,6 +72,9 @@ export function SigninStep(props: SigninStepProps) {
           <span className="signin-account__label">{t('common.signin.signingInAs')}</span>{' '}
           <span className="signin-account__email">{props.values.email}</span>
         </p>
+      ) : null}
+      {view.namesNewEmail && props.values.email ? (
+        <NewEmail t={t} email={props.values.email} />
       ) : null}
       {props.notice ? (
         <p className="notice" role="status">
@@ -75,7 +91,7 @@ export function SigninStep(props: SigninStepProps) {
           <h2 id="error-summary-title">{t('common.signin.errorSummary')}</h2>
           <ul>
             {formError ? <li>{formError}</li> : null}
-            {fieldErrors.map(([name, message]) => (
+            {summarised.map(([name, message]) => (
               <li key={name}>
                 <a href={`#field-${name}`}>{message}</a>
               </li>
@@ -91,16 +107,17 @@ export function SigninStep(props: SigninStepProps) {
         {hasPasswordField(view) && props.values.email ? (
           <AccountName email={props.values.email} />
         ) : null}
-        {view.fields.map((field) => (
+        {fields.map((field) => (
           <Field
             key={field.name}
             field={field}
             t={t}
             value={props.values[field.name] ?? ''}
             error={errors.fields[field.name]}
-            autoFocus={firstInvalid ? firstInvalid === field.name : field === view.fields[0]}
+            autoFocus={firstInvalid ? firstInvalid === field.name : field === fields[0]}
             options={props.options?.[field.name] ?? field.options ?? []}
             termsUrl={props.termsUrl}
+            unmetRules={props.unmetPasswordRules}
           />
         ))}
         <div className="actions">
@@ -110,6 +127,30 @@ export function SigninStep(props: SigninStepProps) {
         </div>
       </form>
     </JourneyFrame>
+  );
+}
+
+const fieldRank = (fields: readonly FieldView[], name: string) => {
+  const rank = fields.findIndex((field) => field.name === name);
+  return rank < 0 ? fields.length : rank;
+};
+
+/**
+ * The address being registered, whole, and that no account uses it: a mistyped address is seen
+ * here, with "Use a different email" below to change it, rather than becoming a second account.
+ * The address is set apart inside the locale's own sentence, wherever its language puts it.
+ */
+function NewEmail({ t, email }: { t: Translate; email: string }) {
+  const marker = '\u0000';
+  const [before = '', after = ''] = t('common.signin.fieldHelp.newEmail', { email: marker }).split(
+    marker,
+  );
+  return (
+    <p className="signin-new-email">
+      {before}
+      <strong className="signin-new-email__address">{email}</strong>
+      {after}
+    </p>
   );
 }
 
@@ -165,16 +206,20 @@ interface FieldProps {
   autoFocus: boolean;
   options: readonly string[];
   termsUrl: string;
+  unmetRules: readonly string[] | undefined;
 }
 
-function Field({ field, t, value, error, autoFocus, options, termsUrl }: FieldProps) {
+function Field(props: FieldProps) {
+  const { field, t, value, error, autoFocus, options, termsUrl } = props;
   const id = `field-${field.name}`;
   const hintKey = `common.signin.fields.${field.name}.hint`;
   const hint = t(hintKey);
   const hasHint = hint !== hintKey;
+  const isNewPassword = field.type === 'new-password';
   const describedBy =
-    [hasHint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') ||
-    undefined;
+    [hasHint ? `${id}-hint` : '', isNewPassword ? `${id}-rules` : '', error ? `${id}-error` : '']
+      .filter(Boolean)
+      .join(' ') || undefined;
   const label = t(`common.signin.fields.${field.name}.label`);
   // What the server says when the field comes empty, said before the post by the page's script.
   const requiredMessage = field.required
@@ -229,6 +274,8 @@ function Field({ field, t, value, error, autoFocus, options, termsUrl }: FieldPr
           type="checkbox"
           name={field.name}
           value="true"
+          // A ticked box comes back ticked after a refused post, as every other value does.
+          defaultChecked={value === 'true'}
           required={field.required}
           aria-invalid={error ? true : undefined}
           aria-describedby={describedBy}
@@ -246,30 +293,74 @@ function Field({ field, t, value, error, autoFocus, options, termsUrl }: FieldPr
   }
   const inputType =
     field.type === 'new-password' ? 'password' : field.type === 'code' ? 'text' : field.type;
+  const isPassword = inputType === 'password';
+  const input = (
+    <input
+      id={id}
+      name={field.name}
+      type={inputType}
+      defaultValue={
+        field.type === 'password' || field.type === 'new-password' || field.type === 'code'
+          ? undefined
+          : value
+      }
+      autoComplete={field.autocomplete}
+      required={field.required}
+      maxLength={field.maxLength}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={describedBy}
+      autoFocus={autoFocus}
+      // Numeric keys on a phone; no pattern, since spaces and dashes are welcome in a code.
+      {...(field.type === 'code' ? { inputMode: 'numeric' as const } : {})}
+    />
+  );
   return (
     <div className={error ? 'field invalid' : 'field'} data-required={requiredMessage}>
       <label htmlFor={id}>{label}</label>
       {hintNode}
       {errorNode}
-      <input
-        id={id}
-        name={field.name}
-        type={inputType}
-        defaultValue={
-          field.type === 'password' || field.type === 'new-password' || field.type === 'code'
-            ? undefined
-            : value
-        }
-        autoComplete={field.autocomplete}
-        required={field.required}
-        maxLength={field.maxLength}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        autoFocus={autoFocus}
-        // Numeric keys on a phone; no pattern, since spaces and dashes are welcome in a code.
-        {...(field.type === 'code' ? { inputMode: 'numeric' as const } : {})}
-      />
+      {isPassword ? (
+        <div className="password-input">
+          {input}
+          <ShowPassword t={t} controls={id} />
+        </div>
+      ) : (
+        input
+      )}
+      {isNewPassword ? (
+        <PasswordChecklist
+          t={t}
+          id={`${id}-rules`}
+          rules={PASSWORD_CHECKLIST_RULES}
+          unmet={props.unmetRules}
+        />
+      ) : null}
     </div>
+  );
+}
+
+/**
+ * Shows or hides the password typed beside it. Hidden until the page's script makes it work
+ * (password-fields-script.ts), so a page without JavaScript shows no button that does nothing. A
+ * plain button (type="button": it never submits) whose name says what it will do, in the page's
+ * language; the visible word is part of that name (WCAG 2.5.3).
+ */
+function ShowPassword({ t, controls }: { t: Translate; controls: string }) {
+  const text = (part: string) => t(`common.signin.fieldHelp.${part}`);
+  return (
+    <button
+      type="button"
+      className="show-password"
+      aria-controls={controls}
+      aria-label={text('showLabel')}
+      data-show={text('show')}
+      data-hide={text('hide')}
+      data-show-label={text('showLabel')}
+      data-hide-label={text('hideLabel')}
+      hidden
+    >
+      {text('show')}
+    </button>
   );
 }
 

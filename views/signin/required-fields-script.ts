@@ -42,6 +42,8 @@ export const REQUIRED_FIELDS_SCRIPT = `(function () {
           error.setAttribute('data-client', '');
           var radio = field.querySelector('.radio');
           var before = radio || (inputs[0].type === 'checkbox' ? null : inputs[0]);
+          // A password field sits in a box with its show button: the message goes before the box.
+          if (before && before.parentNode !== field) before = before.parentNode;
           field.insertBefore(error, before);
           var ids = (described.getAttribute('aria-describedby') || '').split(' ');
           var all = ids.concat(id).join(' ').trim();

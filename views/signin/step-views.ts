@@ -1,3 +1,5 @@
+import type { Locale } from '../../src/shared/locale';
+
 /**
  * What each sign-in step shows, as data (§4 Sign-in flow). One component (SigninStep) renders any row,
  * so adding a step is a table row and its translations, not a new page.
@@ -39,6 +41,11 @@ export interface StepView {
   readonly content?: 'totp-qr' | 'locked' | 'welcome' | 'success';
   /** Shows which email address is signing in, above the fields. */
   readonly showsEmail?: boolean;
+  /**
+   * Says, above the fields, the address being registered in full and that no account uses it, so
+   * that a mistyped address is noticed before it becomes a second account.
+   */
+  readonly namesNewEmail?: boolean;
 }
 
 const email: FieldView = {
@@ -92,11 +99,31 @@ const nameFields: readonly FieldView[] = [
   { name: 'familyName', type: 'text', autocomplete: 'family-name', required: true, maxLength: 100 },
 ];
 
+/**
+ * The languages that write the family name first: a Japanese form asks for 姓 before 名, as the name
+ * is written and said. The fields keep their names and autocomplete tokens, so only the order (and
+ * so the tab order) changes.
+ */
+const FAMILY_NAME_FIRST: ReadonlySet<Locale> = new Set<Locale>(['ja-JP']);
+
+/** A step's fields in the order the page's language asks for them. */
+export function fieldsInOrder(fields: readonly FieldView[], locale: Locale): readonly FieldView[] {
+  if (!FAMILY_NAME_FIRST.has(locale)) return fields;
+  const given = fields.findIndex((field) => field.name === 'givenName');
+  const family = fields.findIndex((field) => field.name === 'familyName');
+  if (given < 0 || family < 0 || family < given) return fields;
+  const ordered = [...fields];
+  ordered[given] = fields[family] as FieldView;
+  ordered[family] = fields[given] as FieldView;
+  return ordered;
+}
+
 export const STEP_VIEWS: Readonly<Record<string, StepView>> = {
   EmailCheck: { fields: [email], actions: [submit()] },
   CreateAccount: {
     fields: [...nameFields, newPassword, { name: 'acceptTerms', type: 'checkbox', required: true }],
     actions: [submit('createAccount'), back],
+    namesNewEmail: true,
   },
   VerifyEmailCode: { fields: [code], actions: [submit('verify'), resend, back] },
   EnterPassword: {

@@ -31,7 +31,7 @@ import type { PageContext } from './page-context';
 import { journeyBrand, journeyDestination } from '../provider/journey-brand';
 import { SigninSteps } from './signin-steps';
 import { STEP_VIEWS, offeredActions } from '../../../views/signin/step-views';
-import { REQUIRED_FIELDS_SCRIPT } from '../../../views/signin/required-fields-script';
+import { SIGNIN_STEP_SCRIPT } from '../../../views/signin/signin-step-script';
 import { stepPage } from './step-page';
 import { StepErrors } from './step-outcome';
 
@@ -383,7 +383,7 @@ export class InteractionService {
       ...(back.ok ? { backTo: stateKey(back.state) } : {}),
       ...(ctx.destination ? { destination: ctx.destination } : {}),
     });
-    return this.pages.framed(frame, page.title, page.body, REQUIRED_FIELDS_SCRIPT);
+    return this.pages.framed(frame, page.title, page.body, SIGNIN_STEP_SCRIPT);
   }
 
   private nextStep(uid: string, ctx: PageContext): InteractionOutcome {

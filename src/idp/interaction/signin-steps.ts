@@ -177,9 +177,11 @@ export class SigninSteps {
     else if (checkPassword(password.value).length > 0)
       fields.newPassword = { rules: checkPassword(password.value) };
     if (form.acceptTerms !== 'true') fields.acceptTerms = 'termsRequired';
+    // Every value comes back after a refusal but the password, the ticked terms box included.
     const values = {
       givenName: 'value' in given ? given.value : '',
       familyName: 'value' in family ? family.value : '',
+      acceptTerms: form.acceptTerms === 'true' ? 'true' : '',
     };
     if (
       Object.keys(fields).length > 0 ||
@@ -257,10 +259,18 @@ export class SigninSteps {
     const given = text(form, 'givenName', 100);
     const family = text(form, 'familyName', 100);
     if ('error' in given || 'error' in family) {
-      return invalid({
-        ...('error' in given ? { givenName: given.error } : {}),
-        ...('error' in family ? { familyName: family.error } : {}),
-      });
+      return invalid(
+        {
+          ...('error' in given ? { givenName: given.error } : {}),
+          ...('error' in family ? { familyName: family.error } : {}),
+        },
+        undefined,
+        // The name that was given comes back with the one still missing.
+        {
+          givenName: 'value' in given ? given.value : '',
+          familyName: 'value' in family ? family.value : '',
+        },
+      );
     }
     if (!data.accountId) return invalid({}, { code: 'notAllowed' });
     const account = await this.deps.accounts.updateName(data.accountId, {

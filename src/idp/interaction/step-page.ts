@@ -5,6 +5,7 @@ import type { PageFrameData } from '../../../views/shell/shell-data';
 import type { Translate } from '../../shared/translate';
 import type { FlowData } from './flow-records';
 import type { Locale } from '../../shared/locale';
+import type { PasswordRule } from '../accounts/password-policy';
 import type { StepErrorCode, StepErrors, StepMessage } from './step-outcome';
 
 export interface StepPageInput {
@@ -84,13 +85,28 @@ export function translateErrors(
   const fields = Object.fromEntries(
     Object.entries(errors.fields).map(([name, error]) => [
       name,
-      typeof error === 'object' && 'rules' in error
-        ? error.rules.map((rule) => t(`common.signin.passwordRules.${rule}`)).join(' ')
-        : message(error),
+      typeof error === 'object' && 'rules' in error ? rulesMessage(error.rules, t) : message(error),
     ]),
   );
   const form = errors.form ? message(errors.form) : undefined;
   return { fields, ...(form ? { form } : {}) };
+}
+
+/**
+ * A new password that misses rules: the rules are said once, in the checklist under the field,
+ * which marks the ones missed (SigninStep's unmetPasswordRules); the field's message says only
+ * that. A password over the upper bound, which the checklist does not list, is named.
+ */
+function rulesMessage(rules: readonly PasswordRule[], t: Translate): string {
+  return rules.includes('maxLength')
+    ? t('common.signin.passwordRules.maxLength')
+    : t('common.signin.fieldHelp.rulesUnmet');
+}
+
+/** The rules the refused new password missed, for the checklist to mark. */
+function unmetRules(errors: StepErrors | undefined): readonly PasswordRule[] | undefined {
+  const error = errors?.fields.newPassword;
+  return typeof error === 'object' && 'rules' in error ? error.rules : undefined;
 }
 
 /** A step's page: its document title and body, for PageRenderer.framed. */
@@ -109,6 +125,7 @@ export function stepPage(input: StepPageInput): StepPage {
   const title = t(`common.signin.steps.${input.stepKey}.title`);
   const authenticatorIntro =
     data.factor === 'totp' ? AUTHENTICATOR_INTROS[input.stepKey] : undefined;
+  const unmet = unmetRules(input.errors);
   const body = createElement(SigninStep, {
     stepKey: input.stepKey,
     view: { ...view, actions: offeredActions(view, data.factor, input.backTo) },
@@ -117,6 +134,7 @@ export function stepPage(input: StepPageInput): StepPage {
     csrfToken: data.csrf,
     values: { email: data.email ?? '', ...input.values },
     errors: translateErrors(input.errors, t, input.frame.locale),
+    ...(unmet ? { unmetPasswordRules: unmet } : {}),
     ...(notice ? { notice } : {}),
     ...(input.options ? { options: input.options } : {}),
     ...(data.totp ? { totp: data.totp } : {}),

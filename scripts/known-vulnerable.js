@@ -7,10 +7,10 @@
 //   node scripts/known-vulnerable.js                  the check: exit 1, naming each listed version
 //   npm audit --json --omit=dev | node scripts/known-vulnerable.js --update -
 //                                                     where the advisory service is reachable: add
-//                                                     what npm audit reports to the list, and record
-//                                                     the lock's runtime packages as checked
-//   node scripts/known-vulnerable.js --reviewed "how"  where it is not: record the lock's runtime
-//                                                     packages as checked by hand, saying how
+//                                                     what npm audit reports to the list and
+//                                                     record the lock's runtime packages as checked
+//   node scripts/known-vulnerable.js --reviewed "how"  where it is not: record them as checked by
+//                                                     hand, saying how
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -220,9 +220,10 @@ function check() {
   if (unchecked.length > 20) console.error(`… and ${unchecked.length - 20} more`);
   if (unchecked.length > 0) {
     console.error(
-      `\n${unchecked.length} runtime version(s) entered package-lock.json after the list was last ` +
-        'checked: run `npm run audit:update` where the advisory service is reachable, or check them ' +
-        'by hand and run `node scripts/known-vulnerable.js --reviewed "how"` (docs/security.md).',
+      `\n${unchecked.length} runtime version(s) entered package-lock.json after the list was ` +
+        'last checked: run `npm run audit:update` where the advisory service is reachable, or ' +
+        'check them by hand and run `node scripts/known-vulnerable.js --reviewed "how"` ' +
+        '(docs/security.md).',
     );
     return 1;
   }

@@ -24,10 +24,10 @@ export interface TokenSigninPageProps {
 /**
  * The page a `t` from another site leads to (docs/security.md, login CSRF through `t`): it names
  * the account the link would sign this browser into and asks. docs/security.md, a look-alike
- * account: the collector's name and the whole address, in a box of its own above the buttons, and the collector number when
- * the token carries it, so that a look-alike account (cx@example.com for collector@example.com)
- * reads as what it is, and an address with characters that only look like others is spelled out
- * beneath it. docs/security.md, the offer key: both answers are posts of one form with the page's
+ * account: the collector's name and the whole address, in a box of its own above the buttons,
+ * and the collector number when the token carries it, so that a look-alike account
+ * (cx@example.com for collector@example.com) reads as what it is, and an address with characters
+ * that only look like others is spelled out beneath it. docs/security.md, the offer key: both answers are posts of one form with the page's
  * CSRF token, never links: "Continue" signs in, "Not you?" ends the offer. Works without
  * JavaScript, as every journey page does.
  */

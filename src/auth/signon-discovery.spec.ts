@@ -187,7 +187,7 @@ describe('the contract version', () => {
     expect(numbers).toEqual(sorted);
   });
 
-  it('is the version docs/brand-contract.md states (contract `x.y.z`), and it states one only', () => {
+  it('is the version docs/brand-contract.md states (contract `x.y.z`), and only one', () => {
     const text = readFileSync(join(ROOT, 'docs/brand-contract.md'), 'utf8');
     const stated = [...text.matchAll(/\bcontract `(\d+\.\d+\.\d+)`/g)].map((m) => m[1]);
     expect(stated).toEqual([BRAND_CONTRACT_VERSION]);

@@ -75,7 +75,7 @@ const REFUSALS: Readonly<Record<Refusal, string>> = {
     'too many links with t that ask first from this address: dropped (docs/security.md)',
   'token-limit': 'this t was offered too often: dropped (docs/security.md)',
   'not-handed-over':
-    'a t this service never handed over asks first only through the IdP: dropped (docs/security.md)',
+    'a t this service never handed over is not offered, the IdP asks: dropped (docs/security.md)',
 };
 
 /**

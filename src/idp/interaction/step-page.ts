@@ -5,6 +5,7 @@ import type { PageFrameData } from '../../../views/shell/shell-data';
 import type { Translate } from '../../shared/translate';
 import type { FlowData } from './flow-records';
 import type { Locale } from '../../shared/locale';
+import { joinSentences } from '../../shared/sentences';
 import type { StepErrorCode, StepErrors, StepMessage } from './step-outcome';
 
 export interface StepPageInput {
@@ -73,7 +74,10 @@ export function translateErrors(
     Object.entries(errors.fields).map(([name, error]) => [
       name,
       typeof error === 'object' && 'rules' in error
-        ? error.rules.map((rule) => t(`common.signin.passwordRules.${rule}`)).join(' ')
+        ? joinSentences(
+            error.rules.map((rule) => t(`common.signin.passwordRules.${rule}`)),
+            locale,
+          )
         : message(error),
     ]),
   );

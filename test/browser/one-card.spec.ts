@@ -53,7 +53,7 @@ async function placementOf(page: Page, card: string): Promise<Placement> {
   );
 }
 
-/** The lines a reference id is drawn on (1 when it does not break), and whether one click takes it. */
+/** The lines a reference id is drawn on (1 when it does not break); whether one click takes it. */
 async function referenceOf(page: Page, selector: string) {
   return page.$eval(selector, (element) => {
     const range = document.createRange();
@@ -71,10 +71,10 @@ async function referenceOf(page: Page, selector: string) {
 }
 
 /**
- * Issue 52 item 17, one card and one layout: the error page is drawn in the sign-in steps' card (the
- * same box, colour and place), centred with room around it at 1280 x 800 and not in the footer's
- * grey; its reference stays whole on one line and one click selects it; its heading leaves no word
- * alone on a line.
+ * Issue 52 item 17, one card and one layout: the error page is drawn in the sign-in steps' card
+ * (the same box, colour and place), centred with room around it at 1280 x 800 and not in the
+ * footer's grey; its reference stays whole on one line and one click selects it; its heading
+ * leaves no word alone on a line.
  */
 describe('one card for the sign-in steps and the error pages, in Chromium', () => {
   const fixture = useShellBrowser({ signedIn: false });
@@ -82,10 +82,7 @@ describe('one card for the sign-in steps and the error pages, in Chromium', () =
   it.each(['light', 'dark'] as const)(
     'at 1280 x 800 (%s): the error page and the email step share the card, centred with room',
     async (theme) => {
-      const context = await fixture.context({
-        viewport: DESKTOP,
-        cookies: [{ name: 'theme', value: theme, url: fixture.shell.t.url }],
-      });
+      const context = await fixture.context({ viewport: DESKTOP, theme });
       const page = await context.newPage();
       await page.goto(`${fixture.shell.t.url}/signin`);
       const step = await placementOf(page, 'main.signin-card');
@@ -107,7 +104,7 @@ describe('one card for the sign-in steps and the error pages, in Chromium', () =
   );
 
   it.each(['en-US', 'fr-CA', 'ja-JP'] as const)(
-    'on a phone in %s: the reference stays on one line, one click selects it; the heading is balanced',
+    'on a phone in %s: the reference on one line, selected in one click; a balanced heading',
     async (locale) => {
       const context = await fixture.context({ viewport: PHONE });
       const page = await context.newPage();
@@ -119,8 +116,8 @@ describe('one card for the sign-in steps and the error pages, in Chromium', () =
       expect(reference.userSelect).toBe('all');
       expect(reference.overflowsCard).toBe(false);
 
-      // Balanced: the heading's last line is not a single word (or a single Japanese phrase) under a
-      // full one; its lines are within a third of each other's width.
+      // Balanced: the heading's last line is not one word (or one Japanese phrase) under a full
+      // one; its lines are within a third of each other's width.
       const widths = await page.$eval('.error-view h1', (element) => {
         const range = document.createRange();
         range.selectNodeContents(element);

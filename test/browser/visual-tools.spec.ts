@@ -14,11 +14,11 @@ import {
 } from '../support/visual';
 
 /**
- * Issue 52 item 20: the local tools a newcomer opens first, /idp/outbox and /demo/brand/:brand, look
- * like part of the product: its frame (header, footer, the brand's logo), its card, headings and
- * theme, and a table that reads on a phone. Pictured at both widths in both themes, checked by the
- * layout rules and axe. Their words are English whatever the locale (a developer's pages, as the
- * documentation that links them), so one locale's pictures stand for all.
+ * Issue 52 item 20: the local tools a newcomer opens first, /idp/outbox and /demo/brand/:brand,
+ * look like part of the product: its frame (header, footer, the brand's logo), its card, headings
+ * and theme, and a table that reads on a phone. Pictured at both widths in both themes, checked by
+ * the layout rules and axe. Their words are English whatever the locale (a developer's pages, as
+ * the documentation that links them), so one locale's pictures stand for all.
  */
 describe('the local tools in Chromium', () => {
   const fixture = useShellBrowser();

@@ -187,7 +187,8 @@ function Field({ field, t, value, error, autoFocus, options, termsUrl }: FieldPr
         <legend>{label}</legend>
         {hintNode}
         {errorNode}
-        {options.map((option, i) => (
+        {/* No option takes the focus on load: its focus ring would read as a choice made. */}
+        {options.map((option) => (
           <label key={option} className="radio">
             <input
               type="radio"
@@ -195,7 +196,6 @@ function Field({ field, t, value, error, autoFocus, options, termsUrl }: FieldPr
               value={option}
               required={field.required}
               defaultChecked={value === option}
-              autoFocus={autoFocus && i === 0}
             />
             {t(`common.signin.options.${field.name}.${option}`)}
           </label>

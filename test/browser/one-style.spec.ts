@@ -196,6 +196,21 @@ describe('one style per role, in Chromium', () => {
     TEST_TIMEOUT_MS,
   );
 
+  it.each(['fr-CA', 'ja-JP'] as const)(
+    'the legal footer of a sign-in step in %s at 1280 px: its links on one line',
+    async (locale) => {
+      const page = await (await fixture.context({ viewport: DESKTOP })).newPage();
+      await page.goto(`${fixture.shell.t.url}/signin?lang=${locale}`);
+      await page.waitForURL(/\/idp\/signin\//);
+      const tops = await page.$$eval('.site-footer__legal-list > li', (items) =>
+        items.map((item) => Math.round(item.getBoundingClientRect().top)),
+      );
+      expect(tops.length).toBeGreaterThan(2);
+      expect(new Set(tops).size).toBe(1);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
   it(
     'a radio step: nothing looks chosen on load, and the legend lines up with the card and options',
     async () => {

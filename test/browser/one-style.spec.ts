@@ -192,6 +192,11 @@ describe('one style per role, in Chromium', () => {
             .map((element) => element.textContent),
       );
       expect(wrapped).toEqual([]);
+      // The bottom bar's legal links (ja-JP's), beside the logo, the copyright and the social ones.
+      const tops = await page.$$eval('.site-footer__legal-list > li', (items) =>
+        items.map((item) => Math.round(item.getBoundingClientRect().top)),
+      );
+      expect(new Set(tops).size).toBeLessThanOrEqual(1);
     },
     TEST_TIMEOUT_MS,
   );

@@ -204,6 +204,7 @@ describe.each(VISUAL_LOCALES)('what a collector sees in %s', (locale) => {
       }
       expect(problems).toEqual([]);
     },
-    TEST_TIMEOUT_MS,
+    // Eleven pages at two widths: twice a page test's time, for a busy machine.
+    2 * TEST_TIMEOUT_MS,
   );
 });

@@ -8,6 +8,7 @@
 // `critical-page` (the same plus the sign-in pages' signin.css) are inlined by the server in each
 // page's <head> under the CSP nonce, so nothing is requested before the first paint; `deferred` (what
 // only the script shows) is preloaded after a shell page's content and applied by the script;
+// `nudge` is inlined with the first-paint rules of a page a phone asks for (the nudge's banner);
 // `consent` is loaded by the consent dialog's code when it first opens. They are built first, so the
 // script can be given the consent stylesheet's hashed name.
 'use strict';
@@ -28,6 +29,7 @@ const STYLESHEETS = {
   critical: 'client/styles/critical.css',
   'critical-page': 'client/styles/critical-page.css',
   deferred: 'client/styles/deferred.css',
+  nudge: 'client/styles/nudge.css',
   consent: 'client/consent/consent-styles.css',
 };
 

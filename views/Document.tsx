@@ -20,6 +20,11 @@ export interface DocumentProps {
   readonly hydration?: DocumentHydration;
   /** A server-only page's own small script (no bundle, no data), run under `criticalCss.nonce`. */
   readonly inlineScript?: string;
+  /**
+   * A small script that must run before the body is drawn (the app nudge's seen check), in <head>
+   * under `criticalCss.nonce`.
+   */
+  readonly headScript?: string;
   readonly children: ReactNode;
 }
 
@@ -48,6 +53,7 @@ export function Document({
   htmlClass,
   hydration,
   inlineScript,
+  headScript,
   children,
 }: DocumentProps) {
   return (
@@ -59,6 +65,9 @@ export function Document({
         <title>{title}</title>
         <link rel="icon" href={faviconHref} type="image/svg+xml" />
         <style nonce={criticalCss.nonce} dangerouslySetInnerHTML={{ __html: criticalCss.css }} />
+        {headScript ? (
+          <script nonce={criticalCss.nonce} dangerouslySetInnerHTML={{ __html: headScript }} />
+        ) : null}
       </head>
       <body>
         {hydration ? (

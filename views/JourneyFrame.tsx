@@ -8,6 +8,8 @@ export interface JourneyFrameProps {
   readonly frame: PageFrameData;
   readonly t: Translate;
   readonly children: ReactNode;
+  /** A wider card, for a table (the local tools' pages). */
+  readonly wide?: boolean;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface JourneyFrameProps {
  * button cannot open the consent manager here as it does on the hydrated shell pages; it needs a
  * small consent-only script from client/.
  */
-export function JourneyFrame({ frame, t, children }: JourneyFrameProps) {
+export function JourneyFrame({ frame, t, children, wide }: JourneyFrameProps) {
   // The theme the collector chose in the shell (§4 Other), on the frame: the stylesheets switch
   // their colours on this class as the shell's do on <html>. Without one the page is light.
   return (
@@ -29,7 +31,11 @@ export function JourneyFrame({ frame, t, children }: JourneyFrameProps) {
         {t('header.a11y.skipToMain')}
       </a>
       <SimpleHeader data={frame} t={t} />
-      <main id="main" className="signin-card" tabIndex={-1}>
+      <main
+        id="main"
+        className={wide ? 'signin-card signin-card--wide' : 'signin-card'}
+        tabIndex={-1}
+      >
         {children}
       </main>
       <Footer data={frame} t={t} variant="legal" />

@@ -1,6 +1,10 @@
-import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
-import { escapeHtml } from '../render/escape-html';
-import type { Response } from 'express';
+import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { createElement } from 'react';
+import type { Request, Response } from 'express';
+import { DemoBrandPage } from '../../views/tools/DemoBrandPage';
+import { PageRenderer } from '../render/page-renderer';
+import { themeOfRequest } from '../render/request-theme';
+import { sendPage } from '../render/send-page';
 import { isBrand } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { AppError } from '../errors/app-error';
@@ -18,12 +22,14 @@ export class DemoBrandController {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly verifier: TokenVerifier,
+    private readonly pages: PageRenderer,
   ) {}
 
   @Get(':brand')
   async land(
     @Param('brand') brand: string,
     @Query() query: Record<string, unknown>,
+    @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
     if (!isBrand(brand)) throw new AppError('NotFound', 'no such brand');
@@ -53,21 +59,28 @@ export class DemoBrandController {
       : check.reason === 'missing'
         ? `No token was received: ${TOKEN_PROBLEM_MESSAGES.missing}.`
         : `The token did not verify: ${TOKEN_PROBLEM_MESSAGES[check.reason]}.`;
-    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Demo brand: ${escapeHtml(brand)}</title><link rel="stylesheet" href="/static/css/signin.css"></head>
-<body><main id="main" class="signin-card"><h1>Demo brand site: ${escapeHtml(this.config.brands[brand].companyName)} (${escapeHtml(brand)})</h1>
-<p>This page stands in for the brand’s own site in local and dev, in English: it is a developer’s view of what the brand received. What a real brand site receives and must check is the brand contract (docs/brand-contract.md); a site to copy is examples/brand-site.</p>
-<p role="status" data-testid="status">${escapeHtml(status)}</p><p>Received by: ${escapeHtml(how)}. Session id (si): ${query.si ? 'received' : 'none'}. Refresh token (rt): ${query.rt ? 'received' : 'none'}.</p>
-<table><tbody>${rows.map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td data-claim="${escapeHtml(k)}">${escapeHtml(v ?? '')}</td></tr>`).join('')}</tbody></table>
-${typeof query.r === 'string' ? `<p>The brand would now continue to: <code>${escapeHtml(query.r)}</code></p>` : ''}
-<p><a class="button secondary" href="/logout/collectorsid?b=${escapeHtml(brand)}">Sign out</a></p></main></body></html>`;
-    res
-      .status(200)
-      .set({
-        'Cache-Control': 'no-store',
-        'Referrer-Policy': 'no-referrer',
-        'Content-Type': 'text/html; charset=utf-8',
-      })
-      .send(html);
+    // The brand's own frame (its logo and favicon) in the collector's theme; English, as a
+    // developer's page.
+    const frame = {
+      ...this.pages.frame(brand, 'en-US', req.originalUrl),
+      theme: themeOfRequest(req),
+    };
+    const page = createElement(DemoBrandPage, {
+      t: this.pages.translator('en-US'),
+      frame,
+      brand,
+      companyName: this.config.brands[brand].companyName,
+      status,
+      signedIn: check.ok,
+      how,
+      sessionId: Boolean(query.si),
+      refreshToken: Boolean(query.rt),
+      claims: rows.map(([name, value]) => [name, claimText(value)] as const),
+      ...(typeof query.r === 'string' ? { returnTo: query.r } : {}),
+      signOutHref: `/logout/collectorsid?b=${encodeURIComponent(brand)}`,
+    });
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    sendPage(res, 200, this.pages.framed(frame, `Demo brand: ${brand}`, page));
   }
 
   /** What a brand back end does with a handoff code: POST it with its client credentials. */
@@ -86,4 +99,10 @@ ${typeof query.r === 'string' ? `<p>The brand would now continue to: <code>${esc
     if (!res.ok) return undefined;
     return ((await res.json()) as { access_token?: string }).access_token;
   }
+}
+
+/** A claim as the page prints it: a string as it is, anything else as JSON, nothing as empty. */
+function claimText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }

@@ -79,5 +79,14 @@ describe('locale files (§7: locales/{locale}/{namespace}.json)', () => {
           expect({ key, japanese: JAPANESE.test(value) }).toEqual({ key, japanese: true });
       }
     });
+
+    // Japanese text asks with the full-width ？ (and exclaims with ！), as every other question in
+    // these files does; an ASCII ? after Japanese reads as a typo.
+    it('ja-JP asks with a full-width ？ after Japanese text', () => {
+      for (const [key, value] of flatten(load('ja-JP', ns))) {
+        const halfWidth = /[\u3040-\u30ff\u3400-\u9fff][?!]/.test(value);
+        expect({ key, value, halfWidth }).toEqual({ key, value, halfWidth: false });
+      }
+    });
   });
 });

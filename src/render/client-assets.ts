@@ -17,6 +17,11 @@ export interface ClientAssets {
   /** The plain pages' (sign-in steps, messages): the shell's critical rules and signin.css. */
   readonly pageCriticalCss: string;
   /**
+   * The app nudge's rules (client/styles/nudge.css), inlined after the critical rules of a page a
+   * phone asks for, where the server draws the nudge; a desktop's page goes without them.
+   */
+  readonly nudgeCss: string;
+  /**
    * What only the script shows (toasts, the app nudge): preloaded after a shell page's content, and
    * applied by the script (client/shell/deferred-styles.ts).
    */
@@ -30,6 +35,7 @@ interface Manifest {
     readonly critical: string;
     readonly 'critical-page': string;
     readonly deferred: string;
+    readonly nudge: string;
   };
 }
 
@@ -43,12 +49,14 @@ export function loadClientAssets(dir: string = CLIENT_DIST_DIR): ClientAssets {
   let manifest: Manifest;
   let criticalCss: string;
   let pageCriticalCss: string;
+  let nudgeCss: string;
   try {
     manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
     criticalCss = inlineCss(fs.readFileSync(path.join(dir, manifest.styles.critical), 'utf8'));
     pageCriticalCss = inlineCss(
       fs.readFileSync(path.join(dir, manifest.styles['critical-page']), 'utf8'),
     );
+    nudgeCss = inlineCss(fs.readFileSync(path.join(dir, manifest.styles.nudge), 'utf8'));
   } catch (error) {
     throw new Error(
       `the browser bundle is missing or unreadable (${file}): run \`npm run build:client\``,
@@ -61,6 +69,7 @@ export function loadClientAssets(dir: string = CLIENT_DIST_DIR): ClientAssets {
     preload: manifest.preload.map(url),
     criticalCss,
     pageCriticalCss,
+    nudgeCss,
     deferredStyles: [url(manifest.styles.deferred)],
   };
 }

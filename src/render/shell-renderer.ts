@@ -9,6 +9,8 @@ import { PageRoot } from '../../views/pages/PageRoot';
 import { scriptSafeJson } from '../../views/Document';
 import { commonSectionsOf, type ShellData } from '../../views/shell/shell-data';
 import { brandFavicon } from '../../views/shell/header/header-brand';
+import { mobilePlatform } from '../../views/shell/nudge/nudge-timing';
+import { NUDGE_SEEN_SCRIPT } from '../../views/shell/nudge/nudge-seen-script';
 import { createTranslate } from '../shared/translate';
 import { Brand, DEFAULT_BRAND, faviconPath } from '../shared/brand';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
@@ -108,6 +110,7 @@ export class ShellRenderer {
       ...(options.promptMfaSignin ? { promptMfaSignin: options.promptMfaSignin } : {}),
       messages: this.messages(locale, options.page).messages,
       ...(options.props ? { props: options.props } : {}),
+      ...appNudgeOf(req),
     };
   }
 
@@ -151,13 +154,30 @@ export class ShellRenderer {
       lang: data.locale,
       title: t(`common.${titleKey}`),
       faviconHref: faviconPath(brandFavicon(data.brand)),
-      criticalCss: { css: this.assets.criticalCss, nonce },
+      criticalCss: {
+        css: data.appNudge
+          ? this.assets.criticalCss + this.assets.nudgeCss
+          : this.assets.criticalCss,
+        nonce,
+      },
+      ...(data.appNudge ? { headScript: NUDGE_SEEN_SCRIPT } : {}),
       htmlClass: `theme-${data.theme}`,
       hydration: { nonce, dataJson: this.dataJson(data), script: this.assets.script },
       preload: this.assets.preload,
       deferredStyles: this.assets.deferredStyles,
     });
   }
+}
+
+/**
+ * §2 Mobile-app nudge: the platform a phone's user agent names, so the page is drawn with the nudge
+ * at its top (the browser hides it before the first paint when it was shown in the last 168 hours).
+ * A device the user agent alone does not tell (an iPad asking for desktop sites) gets none: drawn
+ * after the first paint, the banner would push the page down under the collector's finger.
+ */
+function appNudgeOf(req: Request): Pick<ShellData, 'appNudge'> {
+  const platform = mobilePlatform(req.headers['user-agent'] ?? '');
+  return platform ? { appNudge: platform } : {};
 }
 
 /** The named sections of a namespace's tree; `section.key` takes one text of a section. */

@@ -93,6 +93,79 @@ describe('mobile-app nudge in Chromium', () => {
     TEST_TIMEOUT_MS,
   );
 
+  /** The page's cumulative layout shift so far (Chromium's layout-shift entries, all buffered). */
+  const layoutShift = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          new PerformanceObserver((list) => {
+            let sum = 0;
+            for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[])
+              sum += entry.value;
+            resolve(sum);
+          }).observe({ type: 'layout-shift', buffered: true });
+          // No entry at all is no shift: the observer then never calls back.
+          setTimeout(() => resolve(0), 500);
+        }),
+    );
+
+  it.each([
+    ['Android', '/collection', ANDROID_UA],
+    ['iPhone', '/collection?lang=ja-JP', IPHONE_UA],
+    ['Android', '/account/sessions?lang=fr-CA', ANDROID_UA],
+  ] as const)(
+    "%s on %s: the nudge is the first thing on the page, in the server's HTML, and nothing moves",
+    async (_device, path, userAgent) => {
+      context = await fixture.context({ cookies: fixture.cookies, userAgent, viewport: PHONE });
+      const page = await context.newPage();
+      const response = await page.goto(`${fixture.shell.t.url}${path}`);
+      const html = (await response?.text()) ?? '';
+      // Drawn by the server, before the header: it has its room from the first paint on.
+      expect(html.indexOf('class="app-nudge"')).toBeGreaterThan(0);
+      expect(html.indexOf('class="app-nudge"')).toBeLessThan(html.indexOf('<header'));
+      await waitForHydration(page);
+      await nudge(page).waitFor({ state: 'visible' });
+      const box = (await nudge(page).boundingBox())!;
+      expect(box.y).toBe(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height / 3);
+      const header = (await page.locator('header').first().boundingBox())!;
+      expect(header.y).toBeGreaterThanOrEqual(box.y + box.height - 1);
+      expect(await layoutShift(page)).toBe(0);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // Closing it may collapse it: the collector asked for that.
+      await nudge(page).locator('button.app-nudge-close').click();
+      await nudge(page).waitFor({ state: 'detached' });
+      expect((await page.locator('header').first().boundingBox())!.y).toBe(0);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'shown in the last 168 hours: never drawn, not even for a moment, and nothing moves',
+    async () => {
+      const now = Date.now();
+      context = await fixture.context({
+        cookies: fixture.cookies,
+        userAgent: ANDROID_UA,
+        viewport: PHONE,
+        localStorage: { [KEY]: String(now - 60_000) },
+      });
+      const page = await context.newPage();
+      await page.goto(`${fixture.shell.t.url}/collection`, { waitUntil: 'commit' });
+      // Before the bundle hydrates, as the first paint shows it: the header is at the top.
+      await page.waitForSelector('header', { state: 'attached' });
+      expect(
+        await page.evaluate(() => document.querySelector('header')!.getBoundingClientRect().top),
+      ).toBe(0);
+      await waitForHydration(page);
+      expect(await nudge(page).count()).toBe(0);
+      expect((await page.locator('header').first().boundingBox())!.y).toBe(0);
+      expect(await layoutShift(page)).toBe(0);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
   it(
     'a stored time less than 168 hours ago: not shown, and the stored time is kept',
     async () => {

@@ -2,8 +2,11 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { Browser } from '../support/browser';
 import { locationOf, signInVia } from '../support/signin-journey';
 import {
+  ANDROID_UA,
+  API_ROUTE,
   TEST_TIMEOUT_MS,
   errorPagePath,
+  until,
   useShellBrowser,
   waitForHydration,
 } from '../support/shell-browser';
@@ -45,6 +48,8 @@ interface Screen {
   readonly scriptless?: boolean;
   /** Parts that change from run to run. */
   readonly volatile?: (page: Page) => ReturnType<Page['locator']>[];
+  /** A device of its own (a phone's browser, which gets the app nudge). */
+  readonly userAgent?: string;
 }
 
 /** The copyright line carries the current year. */
@@ -103,6 +108,41 @@ const SCREENS: readonly Screen[] = [
     volatile: year,
   },
   {
+    // Issue 52 item 1: the app nudge at the top of a phone's page, as the server draws it.
+    name: 'app-nudge',
+    signedIn: true,
+    path: (l) => `${prefix(l)}/collection`,
+    userAgent: ANDROID_UA,
+    volatile: year,
+  },
+  {
+    // The danger toast of a network failure, with its "!" in a disc (issue 52 item 4). The theme
+    // switch's save fails; pressed twice, the page keeps its theme and shows the one toast.
+    name: 'toast-danger',
+    signedIn: true,
+    path: (l) => `${prefix(l)}/collection`,
+    then: async (page) => {
+      const aborted: string[] = [];
+      await page.route(API_ROUTE, async (route) => {
+        aborted.push(route.request().url());
+        await route.abort('internetdisconnected');
+      });
+      const toast = page.locator('.toast-region [data-toast-id="network-error"]');
+      const theme = page.locator('.site-header__theme');
+      await theme.click();
+      await toast.waitFor({ state: 'visible' });
+      await theme.click();
+      await until(
+        () => Promise.resolve(aborted.length),
+        (count) => count >= 2,
+      );
+      await page.unroute(API_ROUTE);
+      // The pointer rests on the toast, which holds its 5 s while it is pictured.
+      await toast.hover();
+    },
+    volatile: year,
+  },
+  {
     name: 'continue',
     signedIn: false,
     // Opened from nowhere (Sec-Fetch-Site: none): the service asks before `t` signs this browser in.
@@ -132,12 +172,13 @@ describe.each(VISUAL_LOCALES)('what a collector sees in %s', (locale) => {
       const problems: string[] = [];
       const contexts = new Map<string, BrowserContext>();
       for (const screen of SCREENS) {
-        const kind = `${screen.signedIn}/${screen.scriptless === true}`;
+        const kind = `${screen.signedIn}/${screen.scriptless === true}/${screen.userAgent ?? ''}`;
         let context = contexts.get(kind);
         if (!context) {
           context = await fixture.context({
             theme,
             cookies: screen.signedIn ? fixture.cookies : [],
+            ...(screen.userAgent ? { userAgent: screen.userAgent } : {}),
             context: {
               timezoneId: 'America/Toronto',
               ...(screen.scriptless ? { javaScriptEnabled: false } : {}),
@@ -163,6 +204,7 @@ describe.each(VISUAL_LOCALES)('what a collector sees in %s', (locale) => {
       }
       expect(problems).toEqual([]);
     },
-    TEST_TIMEOUT_MS,
+    // Eleven pages at two widths: twice a page test's time, for a busy machine.
+    2 * TEST_TIMEOUT_MS,
   );
 });

@@ -19,9 +19,9 @@ import { useTestApp } from '../support/test-app';
 const manifest = () =>
   JSON.parse(fs.readFileSync(path.join(CLIENT_DIST_DIR, 'manifest.json'), 'utf8')) as {
     preload: string[];
-    styles: Record<'critical' | 'critical-page' | 'deferred' | 'consent', string>;
+    styles: Record<'critical' | 'critical-page' | 'deferred' | 'consent' | 'nudge', string>;
   };
-const built = (name: 'critical' | 'critical-page') =>
+const built = (name: 'critical' | 'critical-page' | 'nudge') =>
   inlineCss(fs.readFileSync(path.join(CLIENT_DIST_DIR, manifest().styles[name]), 'utf8'));
 
 function structure(res: BrowserResponse) {
@@ -140,5 +140,28 @@ describe('first paint: what a page needs before it can paint is in its HTML (iss
     const stepParts = structure(step);
     expect(step.body.match(/<script\b[^>]*>/g)).toEqual([`<script nonce="${stepParts.nonce}">`]);
     expect(stepParts.head).not.toContain('<script');
+  });
+
+  // Issue 52 item 1: the app nudge is drawn by the server at the top of a page a phone asks for, so
+  // it has its room before the first paint; its rules come with that page alone, and one small
+  // script in <head>, under the nonce and fetching nothing, hides it before the body is drawn when
+  // it was shown in the last 168 hours.
+  it('a phone’s page: the nudge first in the body, its rules inline, a check in head', async () => {
+    const phone = new Browser({
+      'user-agent':
+        'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) ' +
+        'Chrome/126.0.0.0 Mobile Safari/537.36',
+    });
+    await signInVia(t, phone, '');
+    const page = structure(await phone.get(`${t.url}/collection`));
+    expect(page.styles).toHaveLength(1);
+    expect(page.styles[0]?.css).toBe(built('critical') + built('nudge'));
+    expect(page.head.match(/<script\b[^>]*>/g)).toEqual([`<script nonce="${page.nonce}">`]);
+    expect(page.head).toContain('appNudgeLastShown');
+    const nudge = page.body.indexOf('<section class="app-nudge"');
+    expect(nudge).toBeGreaterThan(0);
+    expect(nudge).toBeLessThan(page.body.indexOf('<header'));
+    // A desktop's page carries none of it.
+    expect(structure(collection).html).not.toContain('app-nudge');
   });
 });

@@ -109,7 +109,10 @@ describe('foundation over HTTP', () => {
       .expect(404);
     expect(res.headers['content-type']).toMatch(/text\/html/);
     expect(res.text).toMatch(/<html lang="fr-CA"[ >]/);
-    expect(res.text).toContain(`Référence : ${res.headers['x-request-id']}`);
+    // The id in an element of its own, whole on one line and selected in one click (issue 52).
+    expect(res.text).toContain(
+      `<span>Référence : </span><code class="reference-id">${res.headers['x-request-id']}</code>`,
+    );
     expect(res.text).toContain('href="https://dev.psacard.com/support"');
     expect(res.text).toContain('Réessayer');
     expect(res.headers['cache-control']).toBe('no-store');

@@ -305,8 +305,10 @@ describe('embedded IdP sign-in steps over HTTP', () => {
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       expect(res.headers.get('cache-control')).toContain('no-store');
       const html = await res.text();
-      expect(html).toMatch(/<html lang="en"/);
-      expect(html).toContain('<table>');
+      // In the product's frame and card, in English (issue 52 item 20).
+      expect(html).toMatch(/<html lang="en-US"/);
+      expect(html).toContain('<main id="main" class="signin-card signin-card--wide"');
+      expect(html).toContain('<h1>Outbox</h1>');
     });
 
     describe('bad input changes nothing', () => {

@@ -97,7 +97,13 @@ function expectErrorPage(
   expect(body).toContain(text(locale, 'common.errorPage.code', { code: expected.code }));
   const requestId = res.headers.get('x-request-id') ?? '';
   expect(requestId).toMatch(/^[A-Za-z0-9._:-]{8,128}$/);
-  expect(body).toContain(text(locale, 'common.errorPage.correlationId', { id: requestId }));
+  // The id stands in an element of its own (whole on one line, one click selects it): the words
+  // around it are read apart from it.
+  const [before = '', after = ''] = text(locale, 'common.errorPage.correlationId', {
+    id: '\u0000',
+  }).split('\u0000');
+  expect(res.body).toContain(`<code class="reference-id">${requestId}</code>`);
+  expect(body).toContain(`${before.trim()} ${requestId}${after}`);
   expect(res.body).not.toMatch(/\bat [\w.<>]+ \(/); // no stack
   return body;
 }

@@ -44,9 +44,11 @@ export function ErrorView({ t, correlationId, code, message, supportUrl, retry }
       </p>
       {code ? <p className="error-code">{t('common.errorPage.code', { code })}</p> : null}
       {correlationId ? (
-        <p className="correlation-id">
-          {t('common.errorPage.correlationId', { id: correlationId })}
-        </p>
+        <ReferenceLine
+          className="correlation-id"
+          text={t('common.errorPage.correlationId', { id: REFERENCE_SLOT })}
+          reference={correlationId}
+        />
       ) : (
         <Spinner size="sm" t={t} />
       )}
@@ -60,6 +62,34 @@ export function ErrorView({ t, correlationId, code, message, supportUrl, retry }
         </div>
       ) : null}
     </section>
+  );
+}
+
+/** Stands for the id in the translated line, which is then split around it. */
+const REFERENCE_SLOT = '\u0000';
+
+/**
+ * A line that quotes a reference, such as "Reference: {id}": the words as the locale orders them,
+ * the id in a code element of its own that neither breaks nor needs a drag to select.
+ */
+export function ReferenceLine({
+  className,
+  text,
+  reference,
+}: {
+  readonly className?: string;
+  readonly text: string;
+  readonly reference: string;
+}) {
+  const at = text.indexOf(REFERENCE_SLOT);
+  const before = at < 0 ? text : text.slice(0, at);
+  const after = at < 0 ? '' : text.slice(at + REFERENCE_SLOT.length);
+  return (
+    <p className={className}>
+      {before ? <span>{before}</span> : null}
+      <code className="reference-id">{reference}</code>
+      {after ? <span>{after}</span> : null}
+    </p>
   );
 }
 

@@ -23,7 +23,8 @@ export interface ShellLayoutProps {
 
 /**
  * The signed-in shell around every hydrated page: header, main content (guarded by the §2 rule and
- * by the render-error boundary of §8), footer, the toast region and the mobile-app nudge.
+ * by the render-error boundary of §8), footer, the toast region, and above them all the mobile-app
+ * nudge.
  */
 export function ShellLayout({ data, t, header, footer, guarded, children }: ShellLayoutProps) {
   const services = useContext(ShellServicesContext);
@@ -47,6 +48,12 @@ export function ShellLayout({ data, t, header, footer, guarded, children }: Shel
   return (
     <ToastProvider>
       <div className="shell">
+        {/* First, where a banner belongs: drawn by the server, so it moves nothing once drawn. */}
+        <MobileAppNudge
+          t={t}
+          {...(data.appNudge ? { platform: data.appNudge } : {})}
+          {...(services.storage ? { storage: services.storage } : {})}
+        />
         {header === 'full' ? <FullHeader data={data} t={t} /> : <SimpleHeader data={data} t={t} />}
         <main id="main" className="shell-main" tabIndex={-1}>
           {guarded ? (
@@ -60,7 +67,6 @@ export function ShellLayout({ data, t, header, footer, guarded, children }: Shel
         <Footer data={data} t={t} variant={footer} onOpenConsent={services.openConsent} />
         <ToastRegion t={t} />
         <ToastBridge t={t} />
-        <MobileAppNudge t={t} {...(services.storage ? { storage: services.storage } : {})} />
       </div>
     </ToastProvider>
   );

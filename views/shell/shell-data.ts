@@ -2,6 +2,7 @@ import type { Brand } from '../../src/shared/brand';
 import type { AppEnv, ServiceBases } from '../../src/shared/environment';
 import type { Locale } from '../../src/shared/locale';
 import type { AuthUserState } from '../../src/shared/shell-guard';
+import type { MobilePlatform } from './nudge/nudge-timing';
 
 export type Theme = 'light' | 'dark';
 
@@ -48,6 +49,11 @@ export interface ShellData {
   readonly messages: Readonly<Record<string, Messages>>;
   /** Page-specific props (serialisable). */
   readonly props?: Readonly<Record<string, unknown>>;
+  /**
+   * §2 Mobile-app nudge: the platform the request's user agent names (Android or iOS), for which
+   * the server draws the nudge at the top of the page; absent for any other device.
+   */
+  readonly appNudge?: MobilePlatform;
 }
 
 /**

@@ -26,8 +26,8 @@ export function ProviderErrorPage({ t, frame, code, advice, reference }: Provide
       </p>
       <p>{advice}</p>
       {reference ? (
-        <p>
-          {t('common.idp.referenceLabel')} <code>{reference}</code>
+        <p className="reference">
+          {t('common.idp.referenceLabel')} <code className="reference-id">{reference}</code>
         </p>
       ) : null}
     </JourneyFrame>

@@ -247,7 +247,8 @@ function Field(props: FieldProps) {
         <legend>{label}</legend>
         {hintNode}
         {errorNode}
-        {options.map((option, i) => (
+        {/* No option takes the focus on load: its focus ring would read as a choice made. */}
+        {options.map((option) => (
           <label key={option} className="radio">
             <input
               type="radio"
@@ -255,7 +256,6 @@ function Field(props: FieldProps) {
               value={option}
               required={field.required}
               defaultChecked={value === option}
-              autoFocus={autoFocus && i === 0}
             />
             {t(`common.signin.options.${field.name}.${option}`)}
           </label>

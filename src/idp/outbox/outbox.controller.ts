@@ -1,6 +1,11 @@
-import { Controller, ForbiddenException, Get, Header, Query, Req } from '@nestjs/common';
-import { escapeHtml } from '../../render/escape-html';
-import type { Request } from 'express';
+import { Controller, ForbiddenException, Get, Header, Query, Req, Res } from '@nestjs/common';
+import { createElement } from 'react';
+import type { Request, Response } from 'express';
+import { OutboxPage } from '../../../views/tools/OutboxPage';
+import { PageRenderer } from '../../render/page-renderer';
+import { themeOfRequest } from '../../render/request-theme';
+import { sendPage } from '../../render/send-page';
+import { DEFAULT_BRAND } from '../../shared/brand';
 import { outboxRefusal } from './local-request';
 import { OutboxSender, StoredMessage } from './outbox-sender';
 import { ROUTES } from '../../shared/routes';
@@ -12,7 +17,10 @@ import { ROUTES } from '../../shared/routes';
  */
 @Controller(ROUTES.idpOutbox)
 export class OutboxController {
-  constructor(private readonly outbox: OutboxSender) {}
+  constructor(
+    private readonly outbox: OutboxSender,
+    private readonly pages: PageRenderer,
+  ) {}
 
   @Get('messages.json')
   @Header('Cache-Control', 'no-store')
@@ -24,24 +32,32 @@ export class OutboxController {
     return { messages: await this.outbox.list(typeof to === 'string' ? { to } : {}) };
   }
 
+  /**
+   * The messages as a page in the product's frame and theme (a newcomer's first look at the
+   * product is often this page); in English, as the documentation that links it.
+   */
   @Get()
-  @Header('Cache-Control', 'no-store')
-  @Header('Content-Type', 'text/html; charset=utf-8')
-  async page(@Req() req: Request, @Query('to') to: unknown): Promise<string> {
+  async page(@Req() req: Request, @Query('to') to: unknown, @Res() res: Response): Promise<void> {
     this.assertLocal(req);
     const messages = await this.outbox.list(typeof to === 'string' ? { to } : {});
-    const rows = messages
-      .map(
-        (m) =>
-          `<tr><td>${new Date(m.createdAt).toISOString()}</td><td>${escapeHtml(m.channel)}</td><td>${escapeHtml(m.to)}</td><td>${escapeHtml(m.purpose)}</td><td>${escapeHtml(
-            m.subject ?? '',
-          )}</td><td>${escapeHtml(m.text)}</td></tr>`,
-      )
-      .join('');
-    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Outbox</title><link rel="stylesheet" href="/static/css/signin.css"></head>
-<body><main id="main" class="outbox"><h1>Outbox (local only)</h1><p>Email and SMS the embedded identity provider would have sent. Newest first.</p>
-<table><thead><tr><th scope="col">Sent</th><th scope="col">Channel</th><th scope="col">To</th><th scope="col">Purpose</th><th scope="col">Subject</th><th scope="col">Text</th></tr></thead>
-<tbody>${rows}</tbody></table></main></body></html>`;
+    const frame = {
+      ...this.pages.frame(DEFAULT_BRAND, 'en-US', req.originalUrl),
+      theme: themeOfRequest(req),
+    };
+    const rows = messages.map((m) => ({
+      sentAt: new Date(m.createdAt).toISOString(),
+      channel: m.channel,
+      to: m.to,
+      purpose: m.purpose,
+      subject: m.subject ?? '',
+      text: m.text,
+    }));
+    const t = this.pages.translator('en-US');
+    sendPage(
+      res,
+      200,
+      this.pages.framed(frame, 'Outbox', createElement(OutboxPage, { t, frame, rows })),
+    );
   }
 
   private assertLocal(req: Request): void {

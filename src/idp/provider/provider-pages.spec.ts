@@ -19,6 +19,7 @@ const pages = providerPages(
       preload: [],
       criticalCss: 'body{margin:0}',
       pageCriticalCss: 'body{margin:0}',
+      nudgeCss: '.app-nudge{display:flex}',
       deferredStyles: ['/static/app/deferred.css'],
     },
     redirectPolicyFromConfig(config),
@@ -50,7 +51,9 @@ describe('providerPages().renderError', () => {
     expect(ctx.body).toContain('<code>invalid_request&lt;script&gt;</code>');
     expect(ctx.body).not.toContain('<script>');
     // Texts are keys here (identity translator); the words are checked in the journeys.
-    expect(ctx.body).toContain('common.idp.referenceLabel<!-- --> <code>req-1234abcd</code>');
+    expect(ctx.body).toContain(
+      'common.idp.referenceLabel<!-- --> <code class="reference-id">req-1234abcd</code>',
+    );
     expect(ctx.body).toContain('common.idp.adviceRetry');
   });
 

@@ -6,7 +6,22 @@ import { APP_STORE_LINKS, MobileAppNudge, MobileAppNudgeBanner } from './MobileA
 const t = createTranslate({ common: enUS });
 
 describe(MobileAppNudge.name, () => {
-  it('renders nothing on the server, even for a phone that has never seen it', () => {
+  it('on the server, draws the banner for the platform the request named; reads no storage', () => {
+    const storage = { getItem: jest.fn(() => null), setItem: jest.fn() };
+    const now = jest.fn(() => 0);
+    const html = renderToString(
+      <MobileAppNudge t={t} platform="android" storage={storage} now={now} />,
+    );
+    expect(html).toContain(
+      '<section class="app-nudge" aria-label="Mobile app" data-platform="android">',
+    );
+    // Whether it is due is the browser's question (its storage): nothing is read while rendering.
+    expect(storage.getItem).not.toHaveBeenCalled();
+    expect(storage.setItem).not.toHaveBeenCalled();
+    expect(now).not.toHaveBeenCalled();
+  });
+
+  it('renders nothing on the server when the request named no phone', () => {
     const storage = { getItem: jest.fn(() => null), setItem: jest.fn() };
     const now = jest.fn(() => 0);
     const html = renderToString(

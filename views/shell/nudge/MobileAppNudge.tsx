@@ -14,6 +14,12 @@ export const APP_STORE_LINKS: Readonly<Record<MobilePlatform, string>> = {
 
 export interface MobileAppNudgeProps {
   readonly t: Translate;
+  /**
+   * The platform the server found in the request's user agent (ShellData.appNudge): the nudge is
+   * drawn for it from the server's HTML on, and hidden before the first paint when not due
+   * (nudge-seen-script.ts). Without one, nothing is drawn.
+   */
+  readonly platform?: MobilePlatform;
   /** The clock; Date.now in the browser. */
   readonly now?: () => number;
   /** Where the last-shown time lives; window.localStorage in the browser. */
@@ -27,37 +33,46 @@ export interface MobileAppNudgeProps {
 }
 
 /**
- * §2/§4 Mobile-app nudge. It depends on the device, the clock and local storage, none of which the
- * server knows, so it renders nothing on the server and on the hydrating render, and decides in an
- * effect. When it appears, the current time is stored (§4 "Marking it as shown stores the current
- * time"), so it shows at most once every 168 hours whether or not the collector closes it.
+ * §2/§4 Mobile-app nudge, a banner at the top of the page. The server draws it for a phone's user
+ * agent, so that it has its room before the first paint and pushes nothing down afterwards.
+ * Whether it is due depends on local storage, which only the browser knows: the page's <head>
+ * script hides a nudge shown in the last 168 hours before anything is drawn, and this decides again
+ * after hydration, with the same rule (nudgeToShow). When it stays, the current time is stored
+ * (§4 "Marking it as shown stores the current time"), so it shows at most once every 168 hours
+ * whether or not the collector closes it. Closing it takes it away.
  */
 export function MobileAppNudge({
   t,
+  platform: drawn,
   now,
   storage,
   userAgent,
   maxTouchPoints,
   storeLinks = APP_STORE_LINKS,
 }: MobileAppNudgeProps) {
-  const [platform, setPlatform] = useState<MobilePlatform | undefined>(undefined);
+  const [platform, setPlatform] = useState<MobilePlatform | undefined>(drawn);
 
   useEffect(() => {
+    if (!drawn) return;
     const store = storage ?? browserStorage();
     const stored = readItem(store, NUDGE_LAST_SHOWN_KEY);
     // Without a storage that answers, the nudge could not remember being shown and would nag on
     // every page: it stays hidden instead.
-    if (!store || stored === unreadable) return;
     const nowMs = (now ?? Date.now)();
-    const shown = nudgeToShow({
-      userAgent: userAgent ?? navigator.userAgent,
-      maxTouchPoints: maxTouchPoints ?? navigator.maxTouchPoints,
-      storedLastShown: stored,
-      nowMs,
-    });
-    if (!shown) return;
+    const shown =
+      store && stored !== unreadable
+        ? nudgeToShow({
+            userAgent: userAgent ?? navigator.userAgent,
+            maxTouchPoints: maxTouchPoints ?? navigator.maxTouchPoints,
+            storedLastShown: stored,
+            nowMs,
+          })
+        : undefined;
+    if (shown !== drawn || !store) {
+      setPlatform(undefined);
+      return;
+    }
     writeItem(store, NUDGE_LAST_SHOWN_KEY, String(nowMs));
-    setPlatform(shown);
     // Decided once per page load (empty deps on purpose): a later prop change must not bring back a
     // nudge the collector closed.
   }, []);

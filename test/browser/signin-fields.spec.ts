@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { AccountStore, type NewAccount } from '../../src/idp/accounts/account-store';
 import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import type { Locale } from '../../src/shared/locale';
 import {
-  type ShellBrowser,
   TEST_TIMEOUT_MS,
-  newShellContext,
+  UNLIMITED_SIGNINS,
+  openSigninStep,
+  pressStepAction,
   seriousViolations,
-  startShellBrowser,
+  useShellBrowser,
 } from '../support/shell-browser';
 import { signinText } from '../support/signin-steps';
 
@@ -22,42 +23,15 @@ import { signinText } from '../support/signin-steps';
  * button in the page's language, which never posts the form. axe finds nothing.
  */
 describe('the sign-in fields (issue 52 items 2, 5, 6, 9, 10)', () => {
-  let shell: ShellBrowser;
-  const open: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    shell = await startShellBrowser({
-      RATE_LIMIT_SIGNIN: '100000/60',
-      RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-      RATE_LIMIT_CREDENTIAL_POSTS: '100000/60',
-    });
-  }, TEST_TIMEOUT_MS);
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((c) => c.close()));
-  });
-  afterAll(async () => {
-    await shell?.close();
-  });
-
-  async function newPage(): Promise<Page> {
-    const context = await newShellContext(shell);
-    open.push(context);
-    return context.newPage();
-  }
-
-  async function openSignin(page: Page, locale: Locale): Promise<void> {
-    const lang = locale === 'en-US' ? '' : `&lang=${locale}`;
-    await page.goto(`${shell.t.url}/signin?b=collectors${lang}`);
-    await page.waitForURL(/\/idp\/signin\//);
-  }
-
-  async function press(page: Page, action = 'submit'): Promise<void> {
-    await Promise.all([page.waitForNavigation(), page.click(`button[value="${action}"]`)]);
-  }
+  const fixture = useShellBrowser({ signedIn: false, env: UNLIMITED_SIGNINS });
+  const newPage = async (): Promise<Page> => (await fixture.context()).newPage();
+  const openSignin = (page: Page, locale: Locale) =>
+    openSigninStep(page, fixture.shell.t.url, locale);
+  const press = pressStepAction;
 
   async function newAccount(locale: Locale, flags: NewAccount['flags'] = {}): Promise<string> {
     const email = `fields-${randomUUID()}@example.com`;
-    await shell.t.app.get(AccountStore).createAccount({
+    await fixture.shell.t.app.get(AccountStore).createAccount({
       email,
       password: DEMO_PASSWORD,
       locale,

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { TOTP } from 'otpauth';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { AccountStore } from '../../src/idp/accounts/account-store';
 import { DEMO_PASSWORD, DEMO_TOTP_SECRET } from '../../src/idp/demo-users';
 import type { Locale } from '../../src/shared/locale';
 import {
-  type ShellBrowser,
   TEST_TIMEOUT_MS,
-  newShellContext,
+  UNLIMITED_SIGNINS,
+  openSigninStep,
+  pressStepAction,
   seriousViolations,
-  startShellBrowser,
+  useShellBrowser,
 } from '../support/shell-browser';
 import { codeFromOutbox, signinText } from '../support/signin-steps';
 
@@ -21,41 +22,15 @@ import { codeFromOutbox, signinText } from '../support/signin-steps';
  * the page's language, next to the field, and never by the browser's bubble. axe finds nothing.
  */
 describe('the sign-in forms (issue 52 items 3, 11, 12)', () => {
-  let shell: ShellBrowser;
-  const open: BrowserContext[] = [];
-
-  beforeAll(async () => {
-    shell = await startShellBrowser({
-      RATE_LIMIT_SIGNIN: '100000/60',
-      RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-    });
-  }, TEST_TIMEOUT_MS);
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((c) => c.close()));
-  });
-  afterAll(async () => {
-    await shell?.close();
-  });
-
-  async function newPage(): Promise<Page> {
-    const context = await newShellContext(shell);
-    open.push(context);
-    return context.newPage();
-  }
-
-  async function openSignin(page: Page, locale: Locale): Promise<void> {
-    const lang = locale === 'en-US' ? '' : `&lang=${locale}`;
-    await page.goto(`${shell.t.url}/signin?b=collectors${lang}`);
-    await page.waitForURL(/\/idp\/signin\//);
-  }
-
-  async function press(page: Page, action = 'submit'): Promise<void> {
-    await Promise.all([page.waitForNavigation(), page.click(`button[value="${action}"]`)]);
-  }
+  const fixture = useShellBrowser({ signedIn: false, env: UNLIMITED_SIGNINS });
+  const newPage = async (): Promise<Page> => (await fixture.context()).newPage();
+  const openSignin = (page: Page, locale: Locale) =>
+    openSigninStep(page, fixture.shell.t.url, locale);
+  const press = pressStepAction;
 
   async function newAccount(locale: Locale): Promise<string> {
     const email = `forms-${randomUUID()}@example.com`;
-    await shell.t.app.get(AccountStore).createAccount({
+    await fixture.shell.t.app.get(AccountStore).createAccount({
       email,
       password: DEMO_PASSWORD,
       locale,
@@ -95,7 +70,7 @@ describe('the sign-in forms (issue 52 items 3, 11, 12)', () => {
       await press(page, 'forgot');
       await press(page);
       expect(await heading(page)).toBe(signinText('en-US', 'steps.VerifyRecoveryCode.title'));
-      const code = await codeFromOutbox(shell.t.url, email, 'recover-password');
+      const code = await codeFromOutbox(fixture.shell.t.url, email, 'recover-password');
       const spaced = `${code.slice(0, 3)} ${code.slice(3)}`;
       await page.focus('#field-code');
       // As a paste puts it in: one insertion of the whole text, which maxlength used to cut.

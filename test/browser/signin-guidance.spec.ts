@@ -6,10 +6,9 @@ import { DEMO_PASSWORD, DEMO_PASSWORD_HASH } from '../../src/idp/demo-users';
 import { commonText } from '../support/signin-steps';
 import {
   TEST_TIMEOUT_MS,
-  newShellContext,
+  UNLIMITED_SIGNINS,
   seriousViolations,
-  startShellBrowser,
-  type ShellBrowser,
+  useShellBrowser,
 } from '../support/shell-browser';
 import {
   VISUAL_LOCALES,
@@ -28,16 +27,7 @@ import {
  * email" leads back to the email. The steps these items change are pictured by the sign-in walk
  * (visual-signin-walk.ts).
  */
-let shell: ShellBrowser;
-
-beforeAll(async () => {
-  shell = await startShellBrowser({
-    RATE_LIMIT_SIGNIN: '100000/60',
-    RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-    RATE_LIMIT_CREDENTIAL_POSTS: '100000/60',
-  });
-}, TEST_TIMEOUT_MS);
-afterAll(() => shell?.close());
+const fixture = useShellBrowser({ signedIn: false, env: UNLIMITED_SIGNINS });
 
 const copyrightYear = (page: Page) => [page.locator('footer').getByText(/©/)];
 const text = (locale: string, key: string, args: Record<string, string> = {}) =>
@@ -45,7 +35,7 @@ const text = (locale: string, key: string, args: Record<string, string> = {}) =>
 
 async function newAccount(flags: NewAccount['flags']): Promise<string> {
   const email = `guide-${randomUUID()}@example.com`;
-  await shell.t.app.get(AccountStore).createAccount(
+  await fixture.shell.t.app.get(AccountStore).createAccount(
     {
       email,
       password: DEMO_PASSWORD,
@@ -66,7 +56,7 @@ async function press(page: Page, action = 'submit'): Promise<void> {
 
 /** From /signin to the page after the password. */
 async function signInAs(page: Page, email: string, query = 'b=collectors'): Promise<void> {
-  await page.goto(`${shell.t.url}/signin?${query}`);
+  await page.goto(`${fixture.shell.t.url}/signin?${query}`);
   await page.waitForURL(/\/idp\/signin\//);
   await page.fill('#field-email', email);
   await press(page);
@@ -78,10 +68,10 @@ describe.each(VISUAL_LOCALES)('a brand’s sign-in, in %s', (locale) => {
   it.each(VISUAL_THEMES)(
     'says under the heading where it leads, in the page’s language (%s theme)',
     async (theme) => {
-      const context = await newShellContext(shell, { theme });
+      const context = await fixture.context({ theme });
       const page = await context.newPage();
       const lang = locale === 'en-US' ? '' : `&lang=${locale}`;
-      await page.goto(`${shell.t.url}/signin?b=psa${lang}`);
+      await page.goto(`${fixture.shell.t.url}/signin?b=psa${lang}`);
       await page.waitForURL(/\/idp\/signin\//);
       await page.waitForSelector('#field-email');
       const line = page.locator('.signin-destination');
@@ -106,7 +96,7 @@ describe.each(VISUAL_LOCALES)('a brand’s sign-in, in %s', (locale) => {
       expect(problems).toEqual([]);
 
       // Without a brand of its own (this product's), no such line.
-      await page.goto(`${shell.t.url}/signin?b=collectors${lang}`);
+      await page.goto(`${fixture.shell.t.url}/signin?b=collectors${lang}`);
       await page.waitForSelector('#field-email');
       expect(await page.locator('.signin-destination').count()).toBe(0);
       await context.close();
@@ -119,7 +109,7 @@ describe('the authenticator app’s set-up (item 7)', () => {
   it(
     'says to scan the QR code before the code, and its key, selected in one click, works',
     async () => {
-      const context = await newShellContext(shell, { theme: 'light' });
+      const context = await fixture.context({ theme: 'light' });
       const page = await context.newPage();
       await signInAs(page, await newAccount({ mfaSetupRequired: true }));
       await press(page);
@@ -163,7 +153,7 @@ describe('the authenticator app’s set-up (item 7)', () => {
   it.each(VISUAL_LOCALES)(
     'the sign-in code step says the code comes from the app (%s)',
     async (locale) => {
-      const context = await newShellContext(shell, { theme: 'light' });
+      const context = await fixture.context({ theme: 'light' });
       const page = await context.newPage();
       const lang = locale === 'en-US' ? '' : `&lang=${locale}`;
       await signInAs(page, 'totp@example.com', `b=collectors${lang}`);
@@ -178,7 +168,7 @@ describe('a way out of the name step (item 16)', () => {
   it(
     '"Use a different email" leads back to the email step',
     async () => {
-      const context = await newShellContext(shell, { theme: 'light' });
+      const context = await fixture.context({ theme: 'light' });
       const page = await context.newPage();
       await signInAs(page, await newAccount({ isMigrating: true }));
       await press(page);

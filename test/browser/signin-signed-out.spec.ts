@@ -4,10 +4,9 @@ import { DEMO_PASSWORD } from '../../src/idp/demo-users';
 import { EMAIL } from '../support/signin-journey';
 import {
   TEST_TIMEOUT_MS,
-  newShellContext,
+  UNLIMITED_SIGNINS,
   seriousViolations,
-  startShellBrowser,
-  type ShellBrowser,
+  useShellBrowser,
 } from '../support/shell-browser';
 import {
   VISUAL_LOCALES,
@@ -24,16 +23,7 @@ import {
  * and out through the pages' own links; the notice state is pictured in en-US, fr-CA and ja-JP, at
  * 390 and 1280 px, light and dark.
  */
-let shell: ShellBrowser;
-
-beforeAll(async () => {
-  shell = await startShellBrowser({
-    RATE_LIMIT_SIGNIN: '100000/60',
-    RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-    RATE_LIMIT_CREDENTIAL_POSTS: '100000/60',
-  });
-}, TEST_TIMEOUT_MS);
-afterAll(() => shell?.close());
+const fixture = useShellBrowser({ signedIn: false, env: UNLIMITED_SIGNINS });
 
 const copyrightYear = (page: Page) => [page.locator('footer').getByText(/©/)];
 
@@ -41,10 +31,10 @@ describe.each(VISUAL_LOCALES)('signed out, in %s', (locale) => {
   it.each(VISUAL_THEMES)(
     'the first sign-in step after sign-out says so, once (%s theme)',
     async (theme) => {
-      const context = await newShellContext(shell, { theme });
+      const context = await fixture.context({ theme });
       const page = await context.newPage();
       const lang = locale === 'en-US' ? '' : `?lang=${locale}`;
-      await page.goto(`${shell.t.url}/signin${lang}`);
+      await page.goto(`${fixture.shell.t.url}/signin${lang}`);
       await page.waitForURL(/\/idp\/signin\//);
       // No sign-out led here: no notice.
       expect(await page.locator('.notice').count()).toBe(0);

@@ -234,6 +234,25 @@ export function useShellBrowser(options: { signedIn?: boolean; env?: RawEnv } = 
   };
 }
 
+/** Rate limits that a spec signing in many times from one address must never reach. */
+export const UNLIMITED_SIGNINS: RawEnv = {
+  RATE_LIMIT_SIGNIN: '100000/60',
+  RATE_LIMIT_SIGNIN_SESSION: '100000/60',
+  RATE_LIMIT_CREDENTIAL_POSTS: '100000/60',
+};
+
+/** Opens the collectors' site's sign-in in `locale` and waits for the embedded IdP's first step. */
+export async function openSigninStep(page: Page, url: string, locale: string): Promise<void> {
+  const lang = locale === 'en-US' ? '' : `&lang=${locale}`;
+  await page.goto(`${url}/signin?b=collectors${lang}`);
+  await page.waitForURL(/\/idp\/signin\//);
+}
+
+/** Posts a sign-in step's form with the button of `action`, and waits for the page it leads to. */
+export async function pressStepAction(page: Page, action = 'submit'): Promise<void> {
+  await Promise.all([page.waitForNavigation(), page.click(`button[value="${action}"]`)]);
+}
+
 /** A console error and where it came from. */
 export interface ConsoleError {
   readonly text: string;

@@ -5,7 +5,8 @@ import { IDP_PROBE_INTERVAL_MS, IdpStatus } from '../../src/oidc/idp-status';
 import { Browser, BrowserResponse } from '../support/browser';
 import { freePort } from '../support/free-port';
 import { LogoutEndpoint } from '../support/logout-endpoint';
-import { OktaIdp, OktaUser, startOktaIdp } from '../support/okta-idp';
+import { OktaIdp, OktaUser } from '../support/okta-idp';
+import { externalIdpEnv, startOktaIdpOverHttp } from '../support/okta-over-http';
 import { BRAND_CLIENTS, OKTA_USERS, SERVICE_CLIENT, throughOkta } from '../support/okta-stack';
 import { eventually } from '../support/process-app';
 import { RunningRedis, startRedis } from '../support/redis-server';
@@ -33,47 +34,12 @@ const LOGOUT = '/oauth2/default/v1/logout';
 const RESET_SECONDS = 2;
 
 /** The IdP and apps at these ports: every app's redirect URIs registered with the IdP. */
-async function oktaIdpFor(
-  ports: readonly number[],
-  accessTokenTtlSeconds = 3600,
-): Promise<OktaIdp> {
-  const urls = ports.map((port) => `http://localhost:${port}`);
-  return startOktaIdp({
-    tls: false,
-    accessTokenTtlSeconds,
-    users: Object.values(OKTA_USERS),
-    clients: [
-      {
-        ...SERVICE_CLIENT,
-        redirectUris: urls.map((url) => `${url}/handleloginredirect`),
-        postLogoutRedirectUris: urls.map((url) => `${url}/handlelogoutredirect`),
-      },
-      ...Object.values(BRAND_CLIENTS).map((brand) => ({
-        ...brand,
-        redirectUris: urls.flatMap((url) => [
-          `${url}/handleloginredirect`,
-          `${url}/handlebrandtokenredirect`,
-        ]),
-      })),
-    ],
-  });
-}
+const oktaIdpFor = startOktaIdpOverHttp;
 
 /** The service (in this process) at `port`, signing in at the Okta-shaped IdP. */
 function appAt(port: number, idp: OktaIdp, env: Record<string, string> = {}): Promise<TestApp> {
-  return startTestApp({
-    APP_ENV: 'dev',
-    PORT: String(port),
-    PUBLIC_URL: `http://localhost:${port}`,
-    IDP_MODE: 'external',
-    IDP_ISSUER: idp.issuer,
-    IDP_CLIENT_ID: SERVICE_CLIENT.clientId,
-    IDP_CLIENT_SECRET: SERVICE_CLIENT.clientSecret,
-    BRAND_CLIENTS: JSON.stringify(BRAND_CLIENTS),
-    // Revocations the IdP did not take are retried soon, so a test sees it happen.
-    REVOCATION_RETRY_MS: '200',
-    ...env,
-  });
+  // Revocations the IdP did not take are retried soon, so a test sees it happen.
+  return startTestApp(externalIdpEnv(port, idp, { REVOCATION_RETRY_MS: '200', ...env }));
 }
 
 /** Through Okta's sign-in page up to the landing (not yet requested). */

@@ -64,5 +64,7 @@ describe('Redis client options', () => {
     const plain = clusterOptions({ kind: 'redis-cluster', nodes: [], tls: false });
     expect(plain.redisOptions).not.toHaveProperty('tls');
     expect(plain).not.toHaveProperty('dnsLookup');
+    // The cluster's own queue has no time limit: off, the store waits for the cluster instead.
+    expect(plain.enableOfflineQueue).toBe(false);
   });
 });

@@ -70,6 +70,10 @@ export function clusterOptions(
       ...(tls ? { tls } : {}),
     },
     clusterRetryStrategy: reconnectDelay,
+    // No queue of its own while the cluster is not ready: that queue has no time limit, and a
+    // command left in it would run whenever Redis came back, long after its request was answered.
+    // RedisSessionStore waits for the cluster for COMMAND_TIMEOUT_MS before each command instead.
+    enableOfflineQueue: false,
     // Learn a changed topology (a replica promoted, a master back, slots moved) within 5 s even
     // without a MOVED reply to point at it; readiness then pings the right masters.
     slotsRefreshInterval: 5000,

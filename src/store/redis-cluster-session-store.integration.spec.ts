@@ -4,6 +4,7 @@ import {
   startRedisCluster,
 } from '../../test/support/redis-server';
 import { testConfig } from '../../test/support/test-config';
+import { AppError } from '../errors/app-error';
 import { RedisSessionStore } from './redis-session-store';
 import { describeSessionStoreContract } from './session-store.contract';
 import { createSessionStore } from './create-session-store';
@@ -125,4 +126,61 @@ describe('RedisSessionStore on a cluster', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
   });
+});
+
+/** `work`, or an error naming `what` once `ms` have passed (test/support's within(), which a spec
+ * here may not import: it would close a folder cycle for dependency-cruiser). */
+async function within<T>(what: string, ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe('RedisSessionStore on a cluster that is down', () => {
+  // ioredis keeps a command sent while the cluster is (re)connecting in a queue of its own with no
+  // time limit: a request made while every master was down waited until Redis came back. Each
+  // command now settles (503) within the store's wait for the cluster, whenever it is sent.
+  it('answers every command while all masters are down, and serves once they are back', async () => {
+    await cluster.pause();
+    const store = new RedisSessionStore(cluster.config, `down-${process.pid}:`);
+    try {
+      const until = Date.now() + 6_000;
+      let sent = 0;
+      while (Date.now() < until) {
+        // A command left in a queue would never settle: within() fails naming it instead.
+        const settled = await within(
+          `command ${++sent} while the cluster is down`,
+          10_000,
+          store.get(`k${sent}`).then(
+            () => 'answered',
+            (error: unknown) => (error instanceof AppError ? error.code : String(error)),
+          ),
+        );
+        expect(settled).toBe('ServiceUnavailable');
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(sent).toBeGreaterThan(3);
+      await cluster.resume();
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        try {
+          await store.set('back', 'v', 60);
+          break;
+        } catch (error) {
+          if (Date.now() > deadline) throw error;
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      }
+      expect(await store.get('back')).toBe('v');
+    } finally {
+      await store.close();
+      await cluster.resume().catch(() => undefined);
+    }
+  }, 90_000);
 });

@@ -177,6 +177,22 @@ export class RedisSessionStore implements SessionStore {
         'ServiceUnavailable',
         `the ${this.label} (redis) is not connected (${status})`,
       );
+    // A cluster still (re)connecting would hold the command in its own queue with no time limit:
+    // ioredis empties that queue only when it gives up reconnecting, which it never does here, so a
+    // request made while every node is down waited until Redis came back. It waits for the
+    // cluster as long as a command waits for an answer instead; the queue itself is off
+    // (clusterOptions), so nothing is sent late after the collector was answered 503.
+    if (this.client instanceof Cluster && status !== 'ready') {
+      try {
+        await readyWithin(this.client, COMMAND_TIMEOUT_MS);
+      } catch (error) {
+        throw new AppError(
+          'ServiceUnavailable',
+          `the ${this.label} (redis) is not connected (${status})`,
+          { cause: error },
+        );
+      }
+    }
     try {
       return await command();
     } catch (error) {

@@ -67,6 +67,11 @@ async function downCluster(): Promise<DownRedis> {
  * itself, where a bare test timeout would say nothing of where the time went.
  */
 const PHASE_MS = 45_000;
+/**
+ * A test's own limit: the sum of its steps' limits (seven of PHASE_MS at most, with the waits for
+ * readiness and the invitation), so that a slow step, not Jest's bare timeout, is what fails.
+ */
+const TEST_MS = 8 * PHASE_MS + 45_000;
 
 const TOPOLOGIES = [
   ['one node', downSingle],
@@ -99,88 +104,102 @@ async function expectDownCleanly(url: string, signin: () => Promise<number>): Pr
 describe.each(TOPOLOGIES)('Redis (%s) down at start', (_name, down) => {
   let redis: DownRedis | undefined;
   afterEach(async () => {
-    await redis?.stop();
+    await within('the topology stops', PHASE_MS, redis?.stop() ?? Promise.resolve());
     redis = undefined;
-  });
+  }, PHASE_MS + 5_000);
 
-  it('embedded IdP: 503s while down, then ready and signing in once Redis starts', async () => {
-    redis = await within('the topology is made and stopped', PHASE_MS, down());
-    const app = await within(
-      'the service starts with Redis down',
-      PHASE_MS,
-      startProcessApp(main, { ...redis.env }, process.execPath, 'listening'),
-    );
-    try {
-      // The start-up work that needs Redis waits for it (still trying, or failed and to be retried,
-      // depending on how soon the topology's client gives up on a connection).
-      const ready = await readiness(app.url);
-      expect(ready.checks.startup?.status).toBe('down');
-      expect(ready.checks.startup?.error).toMatch(/^(starting|start-up failed): embeddedIdp\b/);
-      await expectDownCleanly(app.url, async () => (await fetch(`${app.url}/signin`)).status);
-
-      await within('Redis starts again', PHASE_MS, redis.start());
-      await eventually(
-        'readiness turns 200 without a restart',
-        async () => (await readiness(app.url)).status === 200,
-        30_000,
-      );
-      const browser = new Browser();
-      const landing = await within(
-        'a sign-in once Redis is back',
+  it(
+    'embedded IdP: 503s while down, then ready and signing in once Redis starts',
+    async () => {
+      redis = await within('the topology is made and stopped', PHASE_MS, down());
+      const app = await within(
+        'the service starts with Redis down',
         PHASE_MS,
-        signInAt(app.url, browser),
+        startProcessApp(main, { ...redis.env }, process.execPath, 'listening'),
       );
-      expect(landing.status).toBe(302);
-      expect(await jarCookie(browser, app.url, 'sessionId')).toMatch(/^[\w-]{43}$/);
-      expect((await browser.get(`${app.url}/collection`)).status).toBe(200);
-      // The start-up still ends with its one line saying where to go and as whom.
-      await eventually('the demo invitation is printed once recovered', () =>
-        Promise.resolve(
-          /ready: open http:\/\/\S+ and sign in as collector@example\.com/.test(app.output()),
-        ),
-      );
-      expect(app.exited).toBe(false);
-      expect(app.output()).not.toMatch(/unhandled|uncaught/i);
-    } finally {
-      await app.kill();
-    }
-  }, 240_000);
+      try {
+        // The start-up work that needs Redis waits for it (still trying, or failed and to be
+        // retried, depending on how soon the topology's client gives up on a connection).
+        const ready = await within('readiness while Redis is down', PHASE_MS, readiness(app.url));
+        expect(ready.checks.startup?.status).toBe('down');
+        expect(ready.checks.startup?.error).toMatch(/^(starting|start-up failed): embeddedIdp\b/);
+        await within(
+          'the service answers cleanly while Redis is down',
+          PHASE_MS,
+          expectDownCleanly(app.url, async () => (await fetch(`${app.url}/signin`)).status),
+        );
 
-  it('Okta-shaped IdP: 503s while down, then ready and signing in once Redis starts', async () => {
-    redis = await within('the topology is made and stopped', PHASE_MS, down());
-    const stack = await within(
-      'the stack starts with Redis down',
-      PHASE_MS,
-      startOktaStack({ env: { ...redis.env } }),
-    );
-    try {
-      await within(
-        'the service answers cleanly while Redis is down',
-        PHASE_MS,
-        expectDownCleanly(
-          stack.app.url,
-          async () => (await stack.browser().get(`${stack.url}/signin?b=collectors`)).status,
-        ),
-      );
+        await within('Redis starts again', PHASE_MS, redis.start());
+        await eventually(
+          'readiness turns 200 without a restart',
+          async () => (await readiness(app.url)).status === 200,
+          30_000,
+        );
+        const browser = new Browser();
+        const landing = await within(
+          'a sign-in once Redis is back',
+          PHASE_MS,
+          signInAt(app.url, browser),
+        );
+        expect(landing.status).toBe(302);
+        expect(await jarCookie(browser, app.url, 'sessionId')).toMatch(/^[\w-]{43}$/);
+        expect((await browser.get(`${app.url}/collection`)).status).toBe(200);
+        // The start-up still ends with its one line saying where to go and as whom.
+        await eventually('the demo invitation is printed once recovered', () =>
+          Promise.resolve(
+            /ready: open http:\/\/\S+ and sign in as collector@example\.com/.test(app.output()),
+          ),
+        );
+        expect(app.exited).toBe(false);
+        expect(app.output()).not.toMatch(/unhandled|uncaught/i);
+      } finally {
+        await within('the service stops', PHASE_MS, app.kill());
+      }
+    },
+    TEST_MS,
+  );
 
-      await within('Redis starts again', PHASE_MS, redis.start());
-      await eventually(
-        'readiness turns 200 without a restart',
-        async () => (await readiness(stack.app.url)).status === 200,
-        30_000,
-      );
-      const { browser, landed } = await within(
-        'a sign-in once Redis is back',
+  it(
+    'Okta-shaped IdP: 503s while down, then ready and signing in once Redis starts',
+    async () => {
+      redis = await within('the topology is made and stopped', PHASE_MS, down());
+      const stack = await within(
+        'the stack starts with Redis down',
         PHASE_MS,
-        signInThroughOkta(stack, OKTA_USERS.plain),
+        startOktaStack({ env: { ...redis.env } }),
       );
-      expect(landed.status).toBe(302);
-      expect(new URL(landed.headers.get('location') ?? '', stack.url).pathname).toBe('/collection');
-      expect((await browser.get(`${stack.url}/collection`)).status).toBe(200);
-      expect(stack.app.exited).toBe(false);
-      expect(stack.app.output()).not.toMatch(/unhandled|uncaught/i);
-    } finally {
-      await stack.close();
-    }
-  }, 240_000);
+      try {
+        await within(
+          'the service answers cleanly while Redis is down',
+          PHASE_MS,
+          expectDownCleanly(
+            stack.app.url,
+            async () => (await stack.browser().get(`${stack.url}/signin?b=collectors`)).status,
+          ),
+        );
+
+        await within('Redis starts again', PHASE_MS, redis.start());
+        await eventually(
+          'readiness turns 200 without a restart',
+          async () => (await readiness(stack.app.url)).status === 200,
+          30_000,
+        );
+        const { browser, landed } = await within(
+          'a sign-in once Redis is back',
+          PHASE_MS,
+          signInThroughOkta(stack, OKTA_USERS.plain),
+        );
+        expect(landed.status).toBe(302);
+        expect(new URL(landed.headers.get('location') ?? '', stack.url).pathname).toBe(
+          '/collection',
+        );
+        expect((await browser.get(`${stack.url}/collection`)).status).toBe(200);
+        expect(stack.app.exited).toBe(false);
+        expect(stack.app.output()).not.toMatch(/unhandled|uncaught/i);
+      } finally {
+        await within('the stack stops', PHASE_MS, stack.close());
+      }
+    },
+    TEST_MS,
+  );
 });

@@ -8,14 +8,7 @@ import {
   waitForHydration,
   type ShellBrowser,
 } from '../support/shell-browser';
-import {
-  VISUAL_LOCALES,
-  VISUAL_THEMES,
-  VISUAL_WIDTHS,
-  layoutProblems,
-  matchesBaseline,
-  shotName,
-} from '../support/visual';
+import { VISUAL_LOCALES, VISUAL_THEMES, copyrightYear, pictureProblems } from '../support/visual';
 
 /**
  * Issue 52 item 8 in Chromium: the page of this service's rate limit (429 TooManyRequests) says how
@@ -35,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => shell?.close());
 
 const volatile = (page: Page) => [
-  page.locator('footer').getByText(/©/),
+  ...copyrightYear(page),
   // The reference is the request's own id.
   page.locator('.correlation-id'),
 ];
@@ -68,16 +61,7 @@ describe.each(VISUAL_LOCALES)('the rate limit page in %s', (locale) => {
       ).toBe(0);
       expect(await seriousViolations(page)).toEqual([]);
 
-      const problems: string[] = [];
-      await page.evaluate(() => document.fonts.ready);
-      for (const { name: width, viewport } of VISUAL_WIDTHS) {
-        await page.setViewportSize(viewport);
-        const name = shotName('rate-limited', locale, width, theme);
-        for (const problem of await layoutProblems(page)) problems.push(`${name}: ${problem}`);
-        const mismatch = await matchesBaseline(page, name, volatile(page));
-        if (mismatch) problems.push(mismatch);
-      }
-      expect(problems).toEqual([]);
+      expect(await pictureProblems(page, 'rate-limited', locale, theme, volatile)).toEqual([]);
       await context.close();
     },
     TEST_TIMEOUT_MS,

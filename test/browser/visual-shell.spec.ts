@@ -14,10 +14,11 @@ import {
   VISUAL_LOCALES,
   VISUAL_THEMES,
   VISUAL_WIDTHS,
-  type VisualLocale,
+  copyrightYear,
   layoutProblems,
   matchesBaseline,
   shotName,
+  type VisualLocale,
 } from '../support/visual';
 
 /**
@@ -52,40 +53,42 @@ interface Screen {
   readonly userAgent?: string;
 }
 
-/** The copyright line carries the current year. */
-const year = (page: Page) => [page.locator('footer').getByText(/©/)];
-
 /**
  * A `t` per locale: one token may be offered ten times in an offer's lifetime (issue 50 item 1), and
  * each locale's walk offers its own four times (two themes, two widths).
  */
 const tokens = new Map<VisualLocale, string>();
 const SCREENS: readonly Screen[] = [
-  { name: 'collection', signedIn: true, path: (l) => `${prefix(l)}/collection`, volatile: year },
+  {
+    name: 'collection',
+    signedIn: true,
+    path: (l) => `${prefix(l)}/collection`,
+    volatile: copyrightYear,
+  },
   {
     name: 'sessions',
     signedIn: true,
     path: (l) => `${prefix(l)}/account/sessions`,
-    volatile: (page) => [...year(page), page.locator('time')],
+    volatile: (page) => [...copyrightYear(page), page.locator('time')],
   },
   {
     name: 'unauthredirect',
     signedIn: false,
     path: (l) => `${prefix(l)}/unauthredirect?error=Unauthorized`,
-    volatile: year,
+    volatile: copyrightYear,
   },
   {
     name: 'error',
     signedIn: false,
     path: (l) => errorPagePath(l),
     // The reference is the request's own id.
-    volatile: (page) => [...year(page), page.locator('.correlation-id')],
+    volatile: (page) => [...copyrightYear(page), page.locator('.correlation-id')],
   },
   {
     name: 'signed-out',
     signedIn: false,
     path: (l) => `/handlelogoutredirect?b=collectors${lang(l) ? `&${lang(l)}` : ''}`,
-    volatile: year,
+    volatile: copyrightYear,
     scriptless: true,
   },
   {
@@ -97,7 +100,7 @@ const SCREENS: readonly Screen[] = [
       await page.locator('footer [data-consent-open]').first().click();
       await page.locator('#cc-main .pm[role="dialog"]').waitFor({ state: 'visible' });
     },
-    volatile: year,
+    volatile: copyrightYear,
   },
   {
     name: 'signout-confirm',
@@ -105,7 +108,7 @@ const SCREENS: readonly Screen[] = [
     // Opened from nowhere (Sec-Fetch-Site: none, no Referer): the service asks before a sign-out
     // ends anything (issue 50 item 4).
     path: (l) => `/logout/collectorsid?b=collectors${lang(l) ? `&${lang(l)}` : ''}`,
-    volatile: year,
+    volatile: copyrightYear,
   },
   {
     // Issue 52 item 1: the app nudge at the top of a phone's page, as the server draws it.
@@ -113,7 +116,7 @@ const SCREENS: readonly Screen[] = [
     signedIn: true,
     path: (l) => `${prefix(l)}/collection`,
     userAgent: ANDROID_UA,
-    volatile: year,
+    volatile: copyrightYear,
   },
   {
     // The danger toast of a network failure, with its "!" in a disc (issue 52 item 4). The theme
@@ -140,7 +143,7 @@ const SCREENS: readonly Screen[] = [
       // The pointer rests on the toast, which holds its 5 s while it is pictured.
       await toast.hover();
     },
-    volatile: year,
+    volatile: copyrightYear,
   },
   {
     name: 'continue',
@@ -148,7 +151,7 @@ const SCREENS: readonly Screen[] = [
     // Opened from nowhere (Sec-Fetch-Site: none): the service asks before `t` signs this browser in.
     path: (l) =>
       `/signin?b=psa&t=${encodeURIComponent(tokens.get(l) ?? '')}${lang(l) ? `&${lang(l)}` : ''}`,
-    volatile: year,
+    volatile: copyrightYear,
   },
 ];
 

@@ -14,11 +14,12 @@ import {
 import {
   VISUAL_THEMES,
   VISUAL_WIDTHS,
-  type VisualLocale,
-  type VisualTheme,
+  copyrightYear,
   layoutProblems,
   matchesBaseline,
   shotName,
+  type VisualLocale,
+  type VisualTheme,
 } from '../support/visual';
 
 /**
@@ -80,7 +81,6 @@ async function account(
 }
 
 /** The footer's copyright line carries the current year: it is painted over. */
-const copyrightYear = (page: Page) => [page.locator('footer').getByText(/©/)];
 
 /**
  * An authenticator app's enrolment shows a QR code and a secret made for it alone: both are painted

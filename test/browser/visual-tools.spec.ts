@@ -8,6 +8,7 @@ import {
 import {
   VISUAL_THEMES,
   VISUAL_WIDTHS,
+  copyrightYear,
   layoutProblems,
   matchesBaseline,
   shotName,
@@ -22,8 +23,6 @@ import {
  */
 describe('the local tools in Chromium', () => {
   const fixture = useShellBrowser();
-
-  const year = (page: Page) => [page.locator('footer').getByText(/©/)];
 
   /** A real registration's code, so the outbox has a message (sent, not stored by the test). */
   async function sendACode(page: Page, email: string): Promise<void> {
@@ -52,9 +51,18 @@ describe('the local tools in Chromium', () => {
           'outbox',
           page,
           `/idp/outbox?to=${encodeURIComponent(`outbox-${theme}@example.com`)}`,
-          (p) => [...year(p), p.locator('.tool-table__time'), p.locator('.tool-table__text')],
+          (p) => [
+            ...copyrightYear(p),
+            p.locator('.tool-table__time'),
+            p.locator('.tool-table__text'),
+          ],
         ],
-        ['demo-brand', brandPage, '/signin?b=psa', (p) => [...year(p), p.locator('[data-claim]')]],
+        [
+          'demo-brand',
+          brandPage,
+          '/signin?b=psa',
+          (p) => [...copyrightYear(p), p.locator('[data-claim]')],
+        ],
       ];
       for (const [name, tab, path, volatile] of shots) {
         const watch = watchPage(tab);

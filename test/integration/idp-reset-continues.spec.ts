@@ -13,6 +13,7 @@ import {
   textOf,
 } from '../support/signin-steps';
 import { useTestApp } from '../support/test-app';
+import { UNLIMITED_SIGNINS } from '../support/test-config';
 
 const LONG = 120_000;
 const NEW_PASSWORD = 'N3w!Collector-pass';
@@ -30,11 +31,7 @@ const introOf = (page: BrowserResponse): string =>
  * with is a new one whose auth_time is the reset's, and a second factor is still asked for.
  */
 describe('a password reset continues the sign-in (issue 52 item 15)', () => {
-  const t = useTestApp({
-    RATE_LIMIT_SIGNIN: '100000/60',
-    RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-    RATE_LIMIT_CREDENTIAL_POSTS: '100000/60',
-  });
+  const t = useTestApp(UNLIMITED_SIGNINS);
   let idp: SigninDriver;
 
   beforeAll(async () => {

@@ -7,6 +7,7 @@ import type { Locale } from '../../src/shared/locale';
 import { Browser, BrowserResponse } from '../support/browser';
 import { SigninDriver, signinText, stepTitle, textOf } from '../support/signin-steps';
 import { useTestApp } from '../support/test-app';
+import { UNLIMITED_SIGNINS } from '../support/test-config';
 
 const LONG = 120_000;
 
@@ -30,11 +31,7 @@ const backLabelOf = (page: BrowserResponse): string | undefined => {
  * to, and the way out of the expired-password, name and reset steps.
  */
 describe('what the sign-in steps say and where they lead out (issue 52 items 7, 13, 16)', () => {
-  const t = useTestApp({
-    RATE_LIMIT_SIGNIN: '100000/60',
-    RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-    RATE_LIMIT_CREDENTIAL_POSTS: '100000/60',
-  });
+  const t = useTestApp(UNLIMITED_SIGNINS);
   let idp: SigninDriver;
 
   beforeAll(async () => {

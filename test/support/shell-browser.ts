@@ -234,12 +234,7 @@ export function useShellBrowser(options: { signedIn?: boolean; env?: RawEnv } = 
   };
 }
 
-/** Rate limits that a spec signing in many times from one address must never reach. */
-export const UNLIMITED_SIGNINS: RawEnv = {
-  RATE_LIMIT_SIGNIN: '100000/60',
-  RATE_LIMIT_SIGNIN_SESSION: '100000/60',
-  RATE_LIMIT_CREDENTIAL_POSTS: '100000/60',
-};
+export { UNLIMITED_SIGNINS } from './test-config';
 
 /** Opens the collectors' site's sign-in in `locale` and waits for the embedded IdP's first step. */
 export async function openSigninStep(page: Page, url: string, locale: string): Promise<void> {

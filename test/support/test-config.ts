@@ -25,3 +25,10 @@ export function testConfig(overrides: RawEnv = {}): AppConfig {
     appEnv === 'qa' || appEnv === 'prod' ? productionEnv(appEnv) : { APP_ENV: appEnv };
   return parseConfig({ DATA_DIR: tempDataDir(), LOG_LEVEL: 'silent', ...base, ...overrides });
 }
+
+/** Rate limits that a spec signing in many times from one address must never reach. */
+export const UNLIMITED_SIGNINS: RawEnv = {
+  RATE_LIMIT_SIGNIN: '100000/60',
+  RATE_LIMIT_SIGNIN_SESSION: '100000/60',
+  RATE_LIMIT_CREDENTIAL_POSTS: '100000/60',
+};

@@ -65,6 +65,33 @@ async function imagesDrawn(page: Page): Promise<void> {
   });
 }
 
+/** The footer's copyright year, painted over in every picture: it changes each January. */
+export const copyrightYear = (page: Page): Locator[] => [page.locator('footer').getByText(/©/)];
+
+/**
+ * One state of a page pictured at each of VISUAL_WIDTHS, resized as it stands (fonts loaded): the
+ * layout rules and the comparison with its baseline, each problem named by its picture
+ * (`state.locale.width.theme`). Empty when every picture holds.
+ */
+export async function pictureProblems(
+  page: Page,
+  state: string,
+  locale: string,
+  theme: string,
+  volatile: (page: Page) => readonly Locator[] = copyrightYear,
+): Promise<string[]> {
+  const problems: string[] = [];
+  await page.evaluate(() => document.fonts.ready);
+  for (const { name: width, viewport } of VISUAL_WIDTHS) {
+    await page.setViewportSize(viewport);
+    const name = shotName(state, locale, width, theme);
+    for (const problem of await layoutProblems(page)) problems.push(`${name}: ${problem}`);
+    const mismatch = await matchesBaseline(page, name, volatile(page));
+    if (mismatch) problems.push(mismatch);
+  }
+  return problems;
+}
+
 /**
  * Takes the whole page (animations stopped, caret hidden, `volatile` parts painted over: what
  * changes from run to run, such as a time or a collector number) and compares it with its baseline.
